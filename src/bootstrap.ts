@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import { DEFAULT_DATABASE_URL, parseEnv, type Env } from './config';
+import { cursorKeysSetting } from './infra/cursor-keys';
+import { ensureLocalOpenSearch } from './infra/local-opensearch';
+import { createLogger, type Logger } from './infra/logger';
+import { CursorCodec, parseCursorKeys } from './search/cursor';
+import { createSearchClient } from './search/client';
+import { aliasForDatabase, ensureIndex } from './search/index-manager';
+import type { AppDeps } from './service/context';
+import { createPool, databaseName, ensureDatabase } from './store/db';
+import { migrate } from './store/migrate';
+import { loadCurrentTaxonomy } from './store/taxonomy-repo';
+
+export interface BootstrapOptions {
+  env?: Env;
+  logger?: Logger;
+  /** Apply pending migrations before use (npm start and the CLI do). */
+  migrate?: boolean;
+  poolSize?: number;
+}
+
+/**
+ * The composition root: resolves the services (local defaults when no URL is configured, decisions
+ * 10), migrates, and builds the dependencies that the HTTP app, the MCP adapter and the CLI share.
+ */
+export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps> {
+  const env = options.env ?? parseEnv();
+  const logger = options.logger ?? createLogger(env.LOG_LEVEL);
+
+  const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (!env.DATABASE_URL) await ensureDatabase(databaseUrl);
+  const pool = createPool(databaseUrl, options.poolSize ?? 20);
+  if (options.migrate !== false) await migrate(pool);
+
+  const searchUrl = env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch());
+  const search = createSearchClient(searchUrl, env.OPENSEARCH_TIMEOUT_MS);
+  const dbName = databaseName(databaseUrl);
+  const alias = aliasForDatabase(dbName);
+  await ensureIndex(search, alias);
+
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
+    : null;
+  // A Redis outage must not stop the service: limiters fall back to process memory.
+  redis?.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+
+  return {
+    env,
+    logger,
+    pool,
+    search,
+    alias,
+    databaseName: dbName,
+    taxonomy: await loadCurrentTaxonomy(pool),
+    cursor: new CursorCodec(parseCursorKeys(cursorKeysSetting(env.CURSOR_SIGNING_KEYS, logger))),
+    redis,
+  };
+}
+
+export async function shutdown(deps: AppDeps): Promise<void> {
+  deps.redis?.disconnect();
+  await deps.search.close();
+  await deps.pool.end();
+}

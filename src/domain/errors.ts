@@ -1,0 +1,82 @@
+// The closed list of error codes (contract 7, decisions 8) and the one error type that carries them.
+// Every failure a client can see is an ApiError; the HTTP and MCP adapters turn it into the envelope.
+
+export const ERROR_STATUS = {
+  invalid_filter: 400,
+  malformed_cursor: 400,
+  page_size_exceeded: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  revoked_api_key: 401,
+  insufficient_balance: 402,
+  opportunity_quota_exhausted: 402,
+  api_access_disabled: 403,
+  api_access_suspended: 403,
+  plan_access_pending: 403,
+  plan_access_expired: 403,
+  opportunity_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  duplicate_request_id: 409,
+  validation_error: 422,
+  rate_limit_exceeded: 429,
+  preview_rate_limit_exceeded: 429,
+  internal_server_error: 500,
+  metering_unavailable: 503,
+  search_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Short machine-readable reasons for 400/422 (decisions 4). */
+export type ErrorReason =
+  | 'unknown_parameter'
+  | 'repeated'
+  | 'unknown_value'
+  | 'out_of_range'
+  | 'bad_format'
+  | 'not_a_list'
+  | 'unsupported'
+  | 'missing';
+
+export interface ErrorDetails {
+  parameter: string;
+  reason: ErrorReason;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+    /** Seconds a client should wait before retrying (429 and 503). */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const invalidFilter = (parameter: string, reason: ErrorReason, message: string) =>
+  new ApiError('invalid_filter', message, { parameter, reason });
+
+export const validationError = (parameter: string, reason: ErrorReason, message: string) =>
+  new ApiError('validation_error', message, { parameter, reason });
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetails };
+}
+
+export function toEnvelope(err: ApiError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      code: err.code,
+      message: err.message,
+      request_id: requestId,
+      ...(err.details ? { details: err.details } : {}),
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import type { Filter } from './types';
+
+// The cursor binds "a digest of the normalized filters" (decisions 3). Canonical form: object keys
+// sorted, list values sorted (a list is a set: OR within the parameter, so level=senior,staff and
+// level=staff,senior are the same query), absent parameters omitted. The limit is not part of it.
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical).sort();
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+/** SHA-256 (base64url) of the canonical JSON of the normalized filters. */
+export function filterDigest(filter: Filter): string {
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(filter)))
+    .digest('base64url');
+}

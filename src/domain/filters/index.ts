@@ -1,0 +1,29 @@
+// Request filters: one catalog drives REST and MCP parsing, schemas and the cursor digest
+// (contract 4.1-4.3, decisions 2, 3, 5, 9).
+export {
+  PARAMS,
+  FILTER_PARAMS,
+  PREVIEW_PARAMS,
+  MAX_PAGE_SIZE,
+  DEFAULT_LIST_LIMIT,
+  PREVIEW_MAX_LIMIT,
+  endpointParams,
+  acceptsParam,
+  isListParam,
+} from './catalog';
+export { ISO_COUNTRY_CODES } from './countries';
+export { parseDateParam } from './dates';
+export { filterDigest } from './digest';
+export { parseRestQuery } from './parse-query';
+export { parseToolArgs } from './parse-args';
+export { restQuerySchema, toolArgsSchema, describeParam } from './schemas';
+export type {
+  Endpoint,
+  Filter,
+  FilterName,
+  ParamKind,
+  ParamName,
+  ParamSpec,
+  ParseContext,
+  ParsedRequest,
+} from './types';

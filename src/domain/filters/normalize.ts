@@ -1,0 +1,219 @@
+import { ApiError, invalidFilter, validationError } from '../errors';
+import {
+  DEFAULT_LIST_LIMIT,
+  MAX_PAGE_SIZE,
+  PARAMS_BY_NAME,
+  PREVIEW_MAX_LIMIT,
+  acceptsParam,
+  endpointParams,
+  isListKind,
+  isListParam,
+} from './catalog';
+import { normalizeCountry } from './countries';
+import { parseDateParam } from './dates';
+import type {
+  Coerce,
+  Coerced,
+  Endpoint,
+  Filter,
+  FilterValue,
+  ParamSpec,
+  ParseContext,
+  ParsedRequest,
+} from './types';
+
+// The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
+// identical rules and codes (decisions 2, 5, 9). The adapters only differ in how a raw value is
+// coerced (text vs JSON types) and in what counts as a repeated parameter.
+
+const MAX_TEXT_LENGTH = 256;
+
+/** A short, safe rendering of a caller's value for messages. */
+export const quote = (value: string): string =>
+  JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+
+/**
+ * Name-level checks, before any value is read: an unknown name (which includes `api_key` and
+ * `key`: a key in the URL is just an unknown parameter, decisions 8) → unknown_parameter, its
+ * value never echoed; a catalog parameter this endpoint does not take (any non-preview filter or
+ * a cursor in preview, cursor/limit in count) → unsupported.
+ */
+export function checkNames(endpoint: Endpoint, names: readonly string[]): void {
+  for (const name of names) {
+    if (!PARAMS_BY_NAME.has(name)) {
+      const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+      throw invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${quote(name)}.`);
+    }
+  }
+  for (const name of names) {
+    const spec = PARAMS_BY_NAME.get(name);
+    if (spec && !acceptsParam(endpoint, spec.name)) {
+      const why =
+        endpoint === 'preview' && name === 'cursor'
+          ? 'the preview has no pagination'
+          : `the ${endpoint} endpoint does not take it`;
+      throw invalidFilter(name, 'unsupported', `Parameter ${name} is not supported: ${why}.`);
+    }
+  }
+}
+
+function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
+  const { name } = spec;
+  switch (spec.kind) {
+    case 'enum':
+    case 'enum_list':
+      // Ids are lower-case snake_case and matched exactly: `Senior` is an unknown value.
+      if (!spec.values?.includes(item)) {
+        const allowed = (spec.values ?? []).join(', ');
+        throw invalidFilter(
+          name,
+          'unknown_value',
+          `Unknown ${name} ${quote(item)}; one of: ${allowed}.`,
+        );
+      }
+      return item;
+    case 'taxonomy':
+    case 'taxonomy_list':
+      // An id at another level (a class given as job_family) is as unknown as a label (decisions 2).
+      if (!spec.level || !ctx.taxonomy.isLevel(item, spec.level)) {
+        throw invalidFilter(
+          name,
+          'unknown_value',
+          `${quote(item)} is not a ${spec.level ?? ''} id of the occupational taxonomy (GET /v1/taxonomy/occupations).`,
+        );
+      }
+      return item;
+    case 'country': {
+      const code = normalizeCountry(item);
+      if (!code) {
+        throw invalidFilter(
+          name,
+          'unknown_value',
+          `${quote(item)} is not an ISO 3166-1 alpha-2 country code.`,
+        );
+      }
+      return code;
+    }
+    case 'date': {
+      const millis = parseDateParam(item);
+      if (millis === undefined) {
+        throw validationError(
+          name,
+          'bad_format',
+          `${name} must be an ISO 8601 date-time with Z or an offset, or YYYY-MM-DD.`,
+        );
+      }
+      return new Date(millis).toISOString();
+    }
+    case 'cursor':
+      return item; // opaque; CursorCodec.decode judges it (malformed_cursor)
+    default:
+      if (item.length > MAX_TEXT_LENGTH) {
+        throw validationError(
+          name,
+          'bad_format',
+          `${name} must be at most ${MAX_TEXT_LENGTH} characters.`,
+        );
+      }
+      return item;
+  }
+}
+
+function normalizeStrings(spec: ParamSpec, list: boolean, items: string[], ctx: ParseContext) {
+  const trimmed = items.map((i) => i.trim());
+  // Format (422) for every item before any value check (400).
+  if (trimmed.some((i) => i === '')) {
+    throw validationError(
+      spec.name,
+      'bad_format',
+      `${spec.name} must not be empty or contain empty items.`,
+    );
+  }
+  const checked = trimmed.map((i) => checkItem(spec, i, ctx));
+  return list ? [...new Set(checked)] : checked[0];
+}
+
+function pageSize(endpoint: Endpoint, given: number | undefined, ctx: ParseContext): number {
+  if (endpoint === 'count') return 0;
+  const accountMax = Math.min(MAX_PAGE_SIZE, ctx.maxPageSize ?? MAX_PAGE_SIZE);
+  const max = endpoint === 'preview' ? PREVIEW_MAX_LIMIT : accountMax;
+  // An account maximum below the default lowers the default rather than failing every request.
+  const fallback = endpoint === 'preview' ? PREVIEW_MAX_LIMIT : Math.min(DEFAULT_LIST_LIMIT, max);
+  if (given === undefined) return fallback;
+  if (given > max) {
+    throw new ApiError(
+      'page_size_exceeded',
+      endpoint === 'preview'
+        ? `limit must be at most ${PREVIEW_MAX_LIMIT} in the preview.`
+        : `limit must be at most ${max}, the account's maximum page size.`,
+      {
+        parameter: 'limit',
+        reason: 'out_of_range',
+      },
+    );
+  }
+  return given;
+}
+
+function valueOf(
+  spec: ParamSpec,
+  list: boolean,
+  c: Coerced,
+  ctx: ParseContext,
+): FilterValue | string {
+  if (c.type === 'strings') return normalizeStrings(spec, list, c.items, ctx);
+  if (spec.kind === 'limit' && c.type === 'number' && c.value < 1) {
+    throw validationError('limit', 'out_of_range', 'limit must be an integer of at least 1.');
+  }
+  return c.value;
+}
+
+/** Cross-parameter rules, after every parameter passed on its own (decisions 2). */
+function checkCrossRules(filter: Filter, ctx: ParseContext): void {
+  const families = filter.job_family;
+  if (!families || !filter.job_subfamily) return;
+  for (const sub of filter.job_subfamily) {
+    const family = ctx.taxonomy.ancestorAt(sub, 'family');
+    if (!family || !families.includes(family)) {
+      throw invalidFilter(
+        'job_subfamily',
+        'out_of_range',
+        `job_subfamily ${quote(sub)} belongs to family ${quote(family ?? '')}, which is not among job_family.`,
+      );
+    }
+  }
+}
+
+/**
+ * Reads the given parameters in catalog order. `raw` holds only names the endpoint accepts
+ * (checkNames ran first) with their adapter-specific raw values.
+ */
+export function normalizeParams(
+  endpoint: Endpoint,
+  raw: ReadonlyMap<string, unknown>,
+  coerce: Coerce,
+  ctx: ParseContext,
+): ParsedRequest {
+  const values: Record<string, FilterValue> = {};
+  let cursor: string | undefined;
+  let limit: number | undefined;
+  for (const spec of endpointParams(endpoint)) {
+    if (!raw.has(spec.name)) continue;
+    const list = isListParam(spec, endpoint);
+    const value = valueOf(spec, list, coerce(spec, list, raw.get(spec.name)), ctx);
+    if (spec.kind === 'cursor' && typeof value === 'string') cursor = value;
+    else if (spec.kind === 'limit' && typeof value === 'number') limit = value;
+    // Preview takes one value for list parameters but the filter keeps the list shape.
+    else values[spec.name] = typeof value === 'string' && isListKind(spec) ? [value] : value;
+  }
+  // Safe: keys are catalog filter names and each value was produced for its own kind above.
+  const filter = values as Filter;
+  checkCrossRules(filter, ctx);
+  const size = pageSize(endpoint, limit, ctx);
+  return {
+    filter,
+    limit: size,
+    appliedFilters: structuredClone(filter), // a copy: the service may extend `filter`
+    ...(cursor === undefined ? {} : { cursor }),
+  };
+}

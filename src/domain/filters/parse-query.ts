@@ -1,0 +1,70 @@
+import { invalidFilter, validationError } from '../errors';
+import { checkNames, normalizeParams } from './normalize';
+import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
+
+// REST adapter: query-string values are text (contract 4, decisions 2). Express gives a string,
+// an array when a name is repeated, or (with the extended parser) an object.
+
+const DECIMAL = /^\d+(\.\d+)?$/; // plain non-negative decimal: -1 and 1e3 are 422 (decisions 2)
+const INTEGER = /^-?\d+$/;
+
+function notAList(name: string): never {
+  throw invalidFilter(
+    name,
+    'not_a_list',
+    `${name} takes a single value, not a comma-separated list.`,
+  );
+}
+
+const coerceText: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerced => {
+  const { name } = spec;
+  if (typeof raw !== 'string') {
+    throw validationError(name, 'bad_format', `${name} must be a single text value.`);
+  }
+  if (list) return { type: 'strings', items: raw.split(',') };
+  // A cursor is opaque; every other single-valued parameter rejects a comma list (decisions 2).
+  if (spec.kind !== 'cursor' && raw.includes(',')) notAList(name);
+  switch (spec.kind) {
+    case 'boolean':
+      if (raw !== 'true' && raw !== 'false') {
+        throw validationError(name, 'bad_format', `${name} must be true or false.`);
+      }
+      return { type: 'boolean', value: raw === 'true' };
+    case 'decimal':
+      if (!DECIMAL.test(raw)) {
+        throw validationError(
+          name,
+          'bad_format',
+          `${name} must be a non-negative decimal such as 80 or 80.5.`,
+        );
+      }
+      return { type: 'number', value: Number(raw) };
+    case 'limit':
+      if (!INTEGER.test(raw)) {
+        throw validationError(name, 'bad_format', `${name} must be an integer.`);
+      }
+      return { type: 'number', value: Number(raw) };
+    default:
+      return { type: 'strings', items: [raw] };
+  }
+};
+
+/**
+ * Parses and normalizes a REST query (`req.query`) for one endpoint; throws ApiError
+ * (invalid_filter, validation_error, page_size_exceeded) for the first problem found.
+ */
+export function parseRestQuery(
+  endpoint: Endpoint,
+  query: Record<string, unknown>,
+  ctx: ParseContext,
+): ParsedRequest {
+  const names = Object.keys(query);
+  checkNames(endpoint, names);
+  for (const name of names) {
+    const value = query[name];
+    if (Array.isArray(value) && value.length > 1) {
+      throw invalidFilter(name, 'repeated', `Parameter ${name} is given more than once.`);
+    }
+  }
+  return normalizeParams(endpoint, new Map(Object.entries(query)), coerceText, ctx);
+}

@@ -1,0 +1,105 @@
+import type { Taxonomy, TaxonomyLevel } from '../taxonomy';
+
+// Types shared by the filter catalog, the two request adapters (REST query, MCP tool arguments)
+// and the search query builder. Contract 4.1-4.3, decisions 2 and 5.
+
+/** The three read endpoints that take filters: list (4.2), count (4.3), preview (4.1). */
+export type Endpoint = 'list' | 'count' | 'preview';
+
+/**
+ * How a parameter's value is read and checked. `*_list` kinds are comma-separated in REST and
+ * arrays in tool arguments (OR within the parameter, decisions 2).
+ */
+export type ParamKind =
+  | 'date'
+  | 'enum'
+  | 'enum_list'
+  | 'taxonomy'
+  | 'taxonomy_list'
+  | 'text'
+  | 'boolean'
+  | 'decimal'
+  | 'country'
+  | 'cursor'
+  | 'limit';
+
+/**
+ * The normalized filters of one request. Only parameters that were given are present; list
+ * parameters are arrays (de-duplicated, order kept), dates ISO 8601 strings in UTC with
+ * milliseconds, numbers numbers, booleans booleans, country upper-case (decisions 2, last bullet).
+ * The same object is echoed as meta.applied_filters.
+ */
+export type Filter = {
+  published_after?: string;
+  published_before?: string;
+  fresh_after?: string;
+  job_domain?: string;
+  job_family?: string[];
+  job_subfamily?: string[];
+  job_class?: string[];
+  normalized_title?: string;
+  level?: string[];
+  management_track?: string;
+  specializations?: string;
+  engagement_model?: string;
+  commercial_eligibility?: string;
+  actionability?: string;
+  remote?: boolean;
+  country?: string;
+  city?: string;
+  state?: string;
+  region?: string;
+  rate_min?: number;
+  rate_max?: number;
+  currency?: string;
+  pay_basis?: string[];
+  work_structure?: string[];
+  source?: string;
+  liveness_status?: string;
+  first_seen_after?: string;
+  changed_since?: string;
+};
+
+export type FilterName = keyof Filter;
+export type ParamName = FilterName | 'cursor' | 'limit';
+export type FilterValue = Filter[FilterName];
+
+export interface ParamSpec {
+  readonly name: ParamName;
+  readonly kind: ParamKind;
+  /** Allowed ids of an enum kind. */
+  readonly values?: readonly string[];
+  /** Required taxonomy level of a taxonomy kind. */
+  readonly level?: TaxonomyLevel;
+  /** Agent-facing description (OpenAPI document and MCP input schema). */
+  readonly description: string;
+}
+
+export interface ParseContext {
+  taxonomy: Taxonomy;
+  /** The account's maximum page size (plan or key); capped at 100. Ignored by preview and count. */
+  maxPageSize?: number;
+}
+
+export interface ParsedRequest {
+  filter: Filter;
+  /** The raw cursor token, unverified: decode it with CursorCodec against filterDigest(filter). */
+  cursor?: string;
+  /** Page size to return: the given limit or the endpoint default. 0 for count (no paging). */
+  limit: number;
+  /** meta.applied_filters: the normalized filters that were given (equal to `filter`). */
+  appliedFilters: Filter;
+}
+
+/** A parameter value after an adapter has checked its wire shape (REST text or tool JSON). */
+export type Coerced =
+  | { type: 'strings'; items: string[] }
+  | { type: 'boolean'; value: boolean }
+  | { type: 'number'; value: number };
+
+/**
+ * Adapter hook: turn one raw value into a Coerced value, throwing 422 validation_error for a
+ * wrong type or format and 400 not_a_list for several values where one is allowed.
+ * `list` says whether the parameter accepts several values on this endpoint.
+ */
+export type Coerce = (spec: ParamSpec, list: boolean, raw: unknown) => Coerced;

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import {
+  Actionability,
+  CommercialEligibility,
+  EngagementModel,
+  EvidenceStrength,
+  Level,
+  LivenessStatus,
+  ManagementTrack,
+  OrganizationRole,
+  PayBasis,
+  PublishedPrecision,
+  RateUnit,
+  RemoteScope,
+  TechnologyClassification,
+  WorkStructure,
+} from './vocab';
+
+// The public opportunity record: contract 2.1 plus `evidence` (decisions 1). This one schema
+// validates imports, types the code and describes responses in the OpenAPI document.
+
+const dateTime = z.iso.datetime({ offset: true });
+const url = z.url().min(1).max(2083);
+const text = (max: number) => z.string().max(max);
+
+export const Organization = z.strictObject({
+  name: text(300).min(1),
+  role: OrganizationRole,
+});
+
+export const Source = z.strictObject({
+  source: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9_.-]+$/, 'a stable lower-case source id'),
+  external_id: text(256).nullable(),
+  url: url.nullable(),
+  observed_at: dateTime,
+});
+
+export const Location = z.strictObject({
+  text: text(500).nullable(),
+  city: text(120).nullable(),
+  region: text(120).nullable(),
+  region_code: text(10).nullable(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case')
+    .nullable(),
+  remote: z.boolean().nullable(),
+  remote_scope: RemoteScope,
+});
+
+export const Rate = z
+  .strictObject({
+    min: z.number().nonnegative().nullable(),
+    max: z.number().nonnegative().nullable(),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217, upper case'),
+    unit: RateUnit,
+  })
+  .refine((r) => r.min !== null || r.max !== null, { message: 'min and max cannot both be null' })
+  .refine((r) => r.min === null || r.max === null || r.min <= r.max, {
+    message: 'min must not exceed max',
+  });
+
+export const Duration = z.strictObject({
+  months_min: z.number().nonnegative().nullable(),
+  months_max: z.number().nonnegative().nullable(),
+  text: text(300).nullable(),
+});
+
+export const Evidence = z.strictObject({
+  field: text(64).min(1),
+  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  strength: EvidenceStrength,
+  excerpt: text(500),
+  source: text(64).nullable(),
+});
+
+const taxonomyId = z
+  .string()
+  .regex(/^[a-z0-9_]+$/)
+  .nullable();
+
+export const Opportunity = z
+  .strictObject({
+    id: z.uuid(),
+    title: text(500).min(1),
+    normalized_title: text(300).min(1),
+    employer: text(300).nullable(),
+    intermediary: text(300).nullable(),
+    organizations: z.array(Organization).max(20),
+    canonical_url: url.nullable(),
+    application_url: url.nullable(),
+    sources: z.array(Source).max(50),
+    published_at: dateTime.nullable(),
+    published_precision: PublishedPrecision,
+    first_seen: dateTime,
+    changed_at: dateTime,
+    last_verified_live_at: dateTime.nullable(),
+    liveness_status: LivenessStatus,
+    technology_classification: TechnologyClassification,
+    job_domain: taxonomyId,
+    job_family: taxonomyId,
+    job_subfamily: taxonomyId,
+    job_class: taxonomyId,
+    level: Level,
+    management_track: ManagementTrack,
+    specializations: z.array(text(100).min(1)).max(50),
+    engagement_models: z.array(EngagementModel).max(3),
+    commercial_eligibility: CommercialEligibility,
+    actionability: Actionability,
+    location: Location,
+    rate: Rate.nullable(),
+    is_low_pay: z.boolean(),
+    pay_basis: PayBasis,
+    work_structure: WorkStructure,
+    duration: Duration.nullable(),
+    evidence: z.array(Evidence).max(100),
+  })
+  .refine((r) => (r.published_at === null) === (r.published_precision === 'unknown'), {
+    message: 'published_precision is unknown exactly when published_at is null',
+    path: ['published_precision'],
+  })
+  .refine((r) => new Set(r.engagement_models).size === r.engagement_models.length, {
+    message: 'engagement_models must not repeat',
+    path: ['engagement_models'],
+  });
+
+export type Opportunity = z.infer<typeof Opportunity>;
+export type Rate = z.infer<typeof Rate>;
+export type Location = z.infer<typeof Location>;
+
+/** Freshness, the list order's key (decisions 3): published_at, else first_seen. */
+export function freshnessOf(r: Pick<Opportunity, 'published_at' | 'first_seen'>): string {
+  return r.published_at ?? r.first_seen;
+}

@@ -1,0 +1,21 @@
+import express, { type Express } from 'express';
+import type { AppDeps } from '../service/context';
+import { errorHandler, notFound } from './middleware/errors';
+import { requestId } from './middleware/request-id';
+import { requestLog } from './middleware/request-log';
+import { healthRoutes } from './routes/health';
+
+/** Builds the express app from its dependencies; tests call it without a listening server. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  // 'simple' keeps parameter names literal and turns a repeated parameter into an array (decisions 2).
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(requestLog(deps.logger));
+  app.use(healthRoutes(deps));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError, toEnvelope } from '../../domain/errors';
+import type { Logger } from '../../infra/logger';
+
+/** The one place where a failure becomes the error envelope (contract 2.5, decisions 4). */
+export function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const apiError = asApiError(err, logger, req);
+    if (apiError.retryAfter !== undefined)
+      res.setHeader('Retry-After', String(apiError.retryAfter));
+    res.status(apiError.status).json(toEnvelope(apiError, req.requestId ?? 'unknown'));
+  };
+}
+
+function asApiError(err: unknown, logger: Logger, req: Request): ApiError {
+  if (err instanceof ApiError) return err;
+  // express.json() and friends: a body we cannot parse is a validation problem, not a crash.
+  const status = (err as { status?: number }).status;
+  if (status === 400 && (err as { type?: string }).type === 'entity.parse.failed') {
+    return new ApiError('validation_error', 'The request body is not valid JSON.');
+  }
+  logger.error('unhandled error', {
+    request_id: req.requestId,
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+  });
+  return new ApiError('internal_server_error', 'An unexpected error occurred.');
+}
+
+export function notFound(req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError('not_found', `No route for ${req.method} ${req.path}.`));
+}

@@ -1,0 +1,133 @@
+import { CompactSign, compactVerify } from 'jose';
+import type { CompactJWSHeaderParameters } from 'jose';
+import { ApiError } from '../domain/errors';
+import type { SearchAfter } from './query-builder';
+
+export type { SearchAfter };
+
+// Pagination cursor (contract 4.2 rule 2, decisions 3): a compact JWS, HS256, whose protected
+// header names the signing key (`kid`). The payload binds the filter digest, the account and the
+// keyset position. Several keys verify (rotation); the first signs. Every defect is one error,
+// malformed_cursor, so a client learns nothing about which check failed.
+
+export interface CursorKey {
+  kid: string;
+  secret: string;
+}
+
+interface CursorPayload {
+  v: 1;
+  f: string;
+  a: string;
+  s: SearchAfter;
+}
+
+const MIN_SECRET_LENGTH = 32;
+const MAX_TOKEN_LENGTH = 2048;
+const encoder = new TextEncoder();
+
+const malformed = () =>
+  new ApiError(
+    'malformed_cursor',
+    'The cursor is not valid for this request: pass pagination.next_cursor back unchanged, with the same filters, or start again without a cursor.',
+    { parameter: 'cursor', reason: 'bad_format' },
+  );
+
+/**
+ * Parses CURSOR_SIGNING_KEYS: "kid=secret,kid2=secret2"; the first pair signs. A secret may
+ * contain '=' (split at the first one) but not ','. Surrounding whitespace of a pair is ignored.
+ */
+export function parseCursorKeys(envValue: string): CursorKey[] {
+  const pairs = envValue
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (pairs.length === 0)
+    throw new Error('CURSOR_SIGNING_KEYS: at least one kid=secret is required');
+  return pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    const kid = at < 0 ? '' : pair.slice(0, at);
+    const secret = at < 0 ? '' : pair.slice(at + 1);
+    if (kid === '' || secret === '') {
+      throw new Error('CURSOR_SIGNING_KEYS: each entry must be kid=secret');
+    }
+    return { kid, secret };
+  });
+}
+
+function isPayload(value: unknown): value is CursorPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const p = value as Record<string, unknown>;
+  const s = p.s;
+  return (
+    p.v === 1 &&
+    typeof p.f === 'string' &&
+    typeof p.a === 'string' &&
+    Array.isArray(s) &&
+    s.length === 2 &&
+    Number.isSafeInteger(s[0]) &&
+    typeof s[1] === 'string' &&
+    s[1] !== ''
+  );
+}
+
+export interface CursorBinding {
+  filterDigest: string;
+  accountId: string;
+}
+
+export class CursorCodec {
+  private readonly signing: { kid: string; key: Uint8Array };
+  private readonly verifying: ReadonlyMap<string, Uint8Array>;
+
+  constructor(keys: readonly CursorKey[]) {
+    const [first] = keys;
+    if (!first) throw new Error('CURSOR_SIGNING_KEYS: at least one key is required');
+    const map = new Map<string, Uint8Array>();
+    for (const { kid, secret } of keys) {
+      if (secret.length < MIN_SECRET_LENGTH) {
+        throw new Error(
+          `cursor key ${kid}: the secret must be at least ${MIN_SECRET_LENGTH} characters`,
+        );
+      }
+      if (map.has(kid)) throw new Error(`cursor key ${kid}: duplicate kid`);
+      map.set(kid, encoder.encode(secret)); // the secret's UTF-8 bytes (decisions 3)
+    }
+    this.verifying = map;
+    this.signing = { kid: first.kid, key: encoder.encode(first.secret) };
+  }
+
+  async encode(input: CursorBinding & { position: SearchAfter }): Promise<string> {
+    const payload: CursorPayload = {
+      v: 1,
+      f: input.filterDigest,
+      a: input.accountId,
+      s: input.position,
+    };
+    return new CompactSign(encoder.encode(JSON.stringify(payload)))
+      .setProtectedHeader({ alg: 'HS256', kid: this.signing.kid })
+      .sign(this.signing.key);
+  }
+
+  /** The keyset position of a cursor issued for these filters and this account. */
+  async decode(token: string, expected: CursorBinding): Promise<SearchAfter> {
+    if (token.length > MAX_TOKEN_LENGTH) throw malformed();
+    let payload: unknown;
+    try {
+      const keyFor = (header: CompactJWSHeaderParameters): Uint8Array => {
+        const key = header.kid === undefined ? undefined : this.verifying.get(header.kid);
+        if (!key) throw new Error('unknown kid');
+        return key;
+      };
+      // algorithms pins HS256, so `none` and asymmetric algorithms fail before any key is used.
+      const { payload: bytes } = await compactVerify(token, keyFor, { algorithms: ['HS256'] });
+      payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      throw malformed();
+    }
+    if (!isPayload(payload)) throw malformed();
+    // A cursor of other filters or another account is as invalid as a forged one (decisions 3).
+    if (payload.f !== expected.filterDigest || payload.a !== expected.accountId) throw malformed();
+    return [payload.s[0], payload.s[1]];
+  }
+}

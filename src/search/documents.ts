@@ -1,0 +1,84 @@
+import { freshnessOf, type Opportunity } from '../domain/record';
+import type { Taxonomy } from '../domain/taxonomy';
+
+/**
+ * The indexed form of a record (index-mappings/opportunities.json): flattened filter fields, the
+ * taxonomy ancestors for descendant matching, the freshness sort key, and the public record itself
+ * so that a page is served from the index alone.
+ */
+export interface OpportunityDocument {
+  id: string;
+  freshness: string;
+  published_at: string | null;
+  first_seen: string;
+  changed_at: string;
+  liveness_status: string;
+  taxonomy_ancestors: string[];
+  job_domain: string | null;
+  job_family: string | null;
+  job_subfamily: string | null;
+  job_class: string | null;
+  level: string;
+  management_track: string;
+  specializations: string[];
+  engagement_models: string[];
+  commercial_eligibility: string;
+  actionability: string;
+  technology_classification: string;
+  pay_basis: string;
+  work_structure: string;
+  normalized_title: string;
+  country: string | null;
+  region_terms: string[];
+  city: string | null;
+  remote: boolean | null;
+  currency: string | null;
+  rate_low: number | null;
+  rate_high: number | null;
+  sources: string[];
+  record: Opportunity;
+}
+
+export function toDocument(record: Opportunity, taxonomy: Taxonomy): OpportunityDocument {
+  const declared = [record.job_domain, record.job_family, record.job_subfamily, record.job_class];
+  // The deepest classified node's lineage covers the declared ids; the union keeps both honest.
+  const ancestors = new Set<string>();
+  for (const id of declared) {
+    if (!id) continue;
+    ancestors.add(id);
+    for (const node of taxonomy.lineage(id)) ancestors.add(node.id);
+  }
+  const { location, rate } = record;
+  return {
+    id: record.id,
+    freshness: freshnessOf(record),
+    published_at: record.published_at,
+    first_seen: record.first_seen,
+    changed_at: record.changed_at,
+    liveness_status: record.liveness_status,
+    taxonomy_ancestors: [...ancestors],
+    job_domain: record.job_domain,
+    job_family: record.job_family,
+    job_subfamily: record.job_subfamily,
+    job_class: record.job_class,
+    level: record.level,
+    management_track: record.management_track,
+    specializations: record.specializations,
+    engagement_models: record.engagement_models,
+    commercial_eligibility: record.commercial_eligibility,
+    actionability: record.actionability,
+    technology_classification: record.technology_classification,
+    pay_basis: record.pay_basis,
+    work_structure: record.work_structure,
+    normalized_title: record.normalized_title,
+    country: location.country,
+    region_terms: [location.region, location.region_code].filter((v): v is string => !!v),
+    city: location.city,
+    remote: location.remote,
+    currency: rate?.currency ?? null,
+    rate_low: rate ? (rate.min ?? rate.max) : null,
+    rate_high: rate ? (rate.max ?? rate.min) : null,
+    sources: [...new Set(record.sources.map((s) => s.source))],
+    record,
+  };
+}

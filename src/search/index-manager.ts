@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@opensearch-project/opensearch';
+
+const MAPPING_FILE = path.resolve(__dirname, '../../index-mappings/opportunities.json');
+type IndexDefinition = { settings: Record<string, unknown>; mappings: Record<string, unknown> };
+const definition = JSON.parse(readFileSync(MAPPING_FILE, 'utf8')) as IndexDefinition;
+
+/**
+ * An index belongs to one database (decisions 10): the alias carries the database's name, so two
+ * databases never share an index and a fresh database starts with an empty one.
+ */
+export function aliasForDatabase(databaseName: string): string {
+  return `opportunities_${databaseName.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+}
+
+export async function aliasTargets(client: Client, alias: string): Promise<string[]> {
+  const exists = await client.indices.existsAlias({ name: alias });
+  if (!exists.body) return [];
+  const res = await client.indices.getAlias({ name: alias });
+  return Object.keys(res.body as Record<string, unknown>);
+}
+
+export async function createVersionedIndex(
+  client: Client,
+  alias: string,
+  version: string,
+): Promise<string> {
+  const index = `${alias}__${version}`;
+  try {
+    await client.indices.create({ index, body: definition as never });
+  } catch (err) {
+    // A concurrent first start may have created the same first version already.
+    const type = (err as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error
+      ?.type;
+    if (type !== 'resource_already_exists_exception') throw err;
+  }
+  return index;
+}
+
+/** Makes sure the alias points at an index, creating the first version when needed. */
+export async function ensureIndex(client: Client, alias: string): Promise<string> {
+  const targets = await aliasTargets(client, alias);
+  if (targets[0]) return targets[0];
+  const index = await createVersionedIndex(client, alias, '000001');
+  await client.indices.updateAliases({ body: { actions: [{ add: { index, alias } }] } });
+  return index;
+}
+
+/** Moves the alias to `index` in one atomic call, then drops the indices it left. */
+export async function swapAlias(client: Client, alias: string, index: string): Promise<string[]> {
+  const old = (await aliasTargets(client, alias)).filter((i) => i !== index);
+  await client.indices.updateAliases({
+    body: {
+      actions: [...old.map((i) => ({ remove: { index: i, alias } })), { add: { index, alias } }],
+    },
+  });
+  if (old.length) await client.indices.delete({ index: old.join(',') });
+  return old;
+}
+
+/** Drops the alias and every index of this database (tests clean up with it). */
+export async function dropIndices(client: Client, alias: string): Promise<void> {
+  await client.indices.delete({ index: `${alias}__*`, ignore_unavailable: true } as never);
+}

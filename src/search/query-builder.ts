@@ -1,0 +1,150 @@
+import type { Filter } from '../domain/filters';
+import type { Taxonomy } from '../domain/taxonomy';
+
+// Turns normalized filters into an OpenSearch query over index-mappings/opportunities.json
+// (decisions 2). Only filter context: no scoring, the order is LIST_SORT (decisions 3).
+
+export type TermValue = string | number | boolean;
+// Date bounds are ISO strings, rate bounds numbers: the two never mix in one range (this also
+// keeps the shapes assignable to the OpenSearch client's DateRangeQuery / NumberRangeQuery).
+export type RangeBounds<T extends string | number> = { gte?: T; lte?: T };
+export type FilterClause =
+  | { term: Record<string, TermValue> }
+  | { terms: Record<string, string[]> }
+  | { range: Record<string, RangeBounds<string> | RangeBounds<number>> };
+export type FilterQuery =
+  { match_all: Record<string, never> } | { bool: { filter: FilterClause[] } };
+
+export interface QueryOptions {
+  /** Preview: only live records, whatever the filters say (decisions 5). */
+  liveOnly?: boolean;
+}
+
+/** Keyset order: freshness (published_at, else first_seen) desc, then id asc (decisions 3). */
+export const LIST_SORT: ReadonlyArray<Record<string, 'asc' | 'desc'>> = [
+  { freshness: 'desc' },
+  { id: 'asc' },
+];
+
+/** A list page's search_after: [freshness epoch millis, id], the sort values of its last hit. */
+export type SearchAfter = [number, string];
+
+const term = (field: string, value: TermValue): FilterClause => ({ term: { [field]: value } });
+const terms = (field: string, values: string[]): FilterClause => ({ terms: { [field]: values } });
+const range = (field: string, bounds: RangeBounds<string> | RangeBounds<number>): FilterClause => ({
+  range: { [field]: bounds },
+});
+
+/**
+ * job_family matches the family and its descendants; a given subfamily narrows its own family
+ * (decisions 2): job_family=data,software_engineering + job_subfamily=data_engineering →
+ * data_engineering OR software_engineering. Without job_family, subfamilies are just OR'ed.
+ * taxonomy_ancestors holds the record's domain, family, subfamily and class ids.
+ */
+function familyIds(filter: Filter, taxonomy: Taxonomy): string[] | undefined {
+  const subfamilies = filter.job_subfamily ?? [];
+  if (!filter.job_family) return filter.job_subfamily;
+  return filter.job_family.flatMap((family) => {
+    const narrowed = subfamilies.filter((s) => taxonomy.ancestorAt(s, 'family') === family);
+    return narrowed.length > 0 ? narrowed : [family];
+  });
+}
+
+function taxonomyClauses(filter: Filter, taxonomy: Taxonomy): FilterClause[] {
+  const out: FilterClause[] = [];
+  if (filter.job_domain) out.push(term('taxonomy_ancestors', filter.job_domain));
+  const families = familyIds(filter, taxonomy);
+  if (families) out.push(terms('taxonomy_ancestors', families));
+  if (filter.job_class) out.push(terms('job_class', filter.job_class)); // exact, no descendants
+  return out;
+}
+
+/** work_structure=ongoing_contract also matches contract_duration (contract 2.3). */
+function workStructures(values: string[]): string[] {
+  const out = values.flatMap((v) => (v === 'ongoing_contract' ? [v, 'contract_duration'] : [v]));
+  return [...new Set(out)];
+}
+
+// Fields with the lowercase normalizer are case-insensitive already; lower-casing here is harmless
+// and keeps the query readable.
+const lower = (value: string): string => value.toLowerCase();
+
+export function buildFilterQuery(
+  filter: Filter,
+  taxonomy: Taxonomy,
+  options: QueryOptions = {},
+): FilterQuery {
+  const f = filter;
+  const c: FilterClause[] = [];
+  // All bounds inclusive; a missing field (null published_at, null rate) never matches a range.
+  if (f.published_after) c.push(range('published_at', { gte: f.published_after }));
+  if (f.published_before) c.push(range('published_at', { lte: f.published_before }));
+  if (f.fresh_after) c.push(range('freshness', { gte: f.fresh_after }));
+  c.push(...taxonomyClauses(f, taxonomy));
+  if (f.normalized_title) c.push(term('normalized_title', lower(f.normalized_title)));
+  if (f.level) c.push(terms('level', f.level));
+  if (f.management_track) c.push(term('management_track', f.management_track));
+  if (f.specializations) c.push(term('specializations', lower(f.specializations)));
+  if (f.engagement_model) c.push(term('engagement_models', f.engagement_model));
+  if (f.commercial_eligibility) c.push(term('commercial_eligibility', f.commercial_eligibility));
+  if (f.actionability) c.push(term('actionability', f.actionability));
+  // remote=false matches explicit false only; a null remote is an absent field (decisions 2).
+  if (f.remote !== undefined) c.push(term('remote', f.remote));
+  if (f.country) c.push(term('country', lower(f.country)));
+  if (f.city) c.push(term('city', lower(f.city)));
+  // state and region both match a region name or code (region_terms).
+  if (f.state) c.push(term('region_terms', lower(f.state)));
+  if (f.region) c.push(term('region_terms', lower(f.region)));
+  // rate_min against the upper bound, rate_max against the lower bound (decisions 2).
+  if (f.rate_min !== undefined) c.push(range('rate_high', { gte: f.rate_min }));
+  if (f.rate_max !== undefined) c.push(range('rate_low', { lte: f.rate_max }));
+  if (f.currency) c.push(term('currency', lower(f.currency)));
+  if (f.pay_basis) c.push(terms('pay_basis', f.pay_basis));
+  if (f.work_structure) c.push(terms('work_structure', workStructures(f.work_structure)));
+  if (f.source) c.push(term('sources', lower(f.source)));
+  if (f.liveness_status) c.push(term('liveness_status', f.liveness_status));
+  if (options.liveOnly) c.push(term('liveness_status', 'live'));
+  if (f.first_seen_after) c.push(range('first_seen', { gte: f.first_seen_after }));
+  if (f.changed_since) c.push(range('changed_at', { gte: f.changed_since }));
+  return c.length === 0 ? { match_all: {} } : { bool: { filter: c } };
+}
+
+export interface ListSearchBody {
+  query: FilterQuery;
+  sort: Array<Record<string, 'asc' | 'desc'>>;
+  size: number;
+  track_total_hits: false;
+  _source: string[];
+  search_after?: SearchAfter;
+}
+
+export interface ListPage extends QueryOptions {
+  /** Hits to fetch; ask for limit + 1 to learn whether another page exists. */
+  size: number;
+  /** The decoded cursor position, for every page after the first. */
+  searchAfter?: SearchAfter;
+}
+
+export function buildListSearchBody(
+  filter: Filter,
+  taxonomy: Taxonomy,
+  page: ListPage,
+): ListSearchBody {
+  return {
+    query: buildFilterQuery(filter, taxonomy, page),
+    sort: LIST_SORT.map((s) => ({ ...s })),
+    size: page.size,
+    track_total_hits: false, // keyset paging needs no total; counting is /count's job
+    _source: ['record'],
+    ...(page.searchAfter ? { search_after: page.searchAfter } : {}),
+  };
+}
+
+/** Body of a _count request (contract 4.3). */
+export function buildCountBody(
+  filter: Filter,
+  taxonomy: Taxonomy,
+  options: QueryOptions = {},
+): { query: FilterQuery } {
+  return { query: buildFilterQuery(filter, taxonomy, options) };
+}

@@ -1,0 +1,170 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Pool, PoolClient } from 'pg';
+import type { Taxonomy } from '../domain/taxonomy';
+import { changesSince, type ChangeRow } from '../store/opportunity-repo';
+import { toDocument } from './documents';
+import { createVersionedIndex, ensureIndex, swapAlias } from './index-manager';
+
+// Postgres is canonical; the index is a projection of it. Every change to a record takes a new
+// sync_seq (store/opportunity-repo.ts, writers serialised), so "everything after the watermark" is
+// exactly what the index has not seen. The watermark advances only after a batch is indexed, so a
+// crashed sync resumes where it stopped; a session advisory lock per alias makes a second
+// concurrent sync wait and then find nothing left to do.
+
+export interface SyncDeps {
+  pool: Pool;
+  search: Client;
+  alias: string;
+  taxonomy: Taxonomy;
+}
+
+export interface SyncResult {
+  indexed: number;
+  deleted: number;
+  watermark: number;
+  index: string;
+}
+
+const BATCH = 2000;
+
+async function withSyncLock<T>(deps: SyncDeps, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await deps.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`sync:${deps.alias}`]);
+    return await fn(client);
+  } finally {
+    await client
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [`sync:${deps.alias}`])
+      .catch(() => undefined);
+    client.release();
+  }
+}
+
+async function readWatermark(client: PoolClient, alias: string): Promise<number> {
+  const res = await client.query<{ watermark: string }>(
+    `INSERT INTO sync_state (index_alias) VALUES ($1)
+     ON CONFLICT (index_alias) DO UPDATE SET index_alias = EXCLUDED.index_alias
+     RETURNING watermark`,
+    [alias],
+  );
+  return Number(res.rows[0]?.watermark ?? 0);
+}
+
+async function writeWatermark(
+  client: PoolClient,
+  alias: string,
+  watermark: number,
+  index?: string,
+) {
+  await client.query(
+    `UPDATE sync_state SET watermark = $2, index_name = COALESCE($3, index_name), updated_at = now()
+     WHERE index_alias = $1`,
+    [alias, watermark, index ?? null],
+  );
+}
+
+async function bulkApply(search: Client, index: string, rows: ChangeRow[], taxonomy: Taxonomy) {
+  const body: unknown[] = [];
+  let indexed = 0;
+  let deleted = 0;
+  for (const row of rows) {
+    if (row.deleted) {
+      body.push({ delete: { _index: index, _id: row.id } });
+      deleted++;
+    } else {
+      body.push({ index: { _index: index, _id: row.id } }, toDocument(row.record, taxonomy));
+      indexed++;
+    }
+  }
+  const res = await search.bulk({ body: body as never });
+  if (res.body.errors) {
+    const failures = res.body.items
+      .map((item) => Object.values(item)[0])
+      .filter((r) => r && r.error && !(r.status === 404 && r.result === 'not_found'));
+    if (failures.length) {
+      throw new Error(
+        `bulk indexing failed for ${failures.length} documents: ${JSON.stringify(failures[0]?.error)}`,
+      );
+    }
+  }
+  return { indexed, deleted };
+}
+
+async function applyChanges(
+  deps: SyncDeps,
+  client: PoolClient,
+  index: string,
+  from: number,
+  includeDeleted: boolean,
+  onBatch: (watermark: number) => Promise<void>,
+): Promise<Omit<SyncResult, 'index'>> {
+  let watermark = from;
+  let indexed = 0;
+  let deleted = 0;
+  for (;;) {
+    const rows = await changesSince(client, watermark, BATCH, includeDeleted);
+    if (!rows.length) break;
+    const n = await bulkApply(deps.search, index, rows, deps.taxonomy);
+    indexed += n.indexed;
+    deleted += n.deleted;
+    watermark = rows[rows.length - 1]?.seq ?? watermark;
+    await onBatch(watermark);
+  }
+  return { indexed, deleted, watermark };
+}
+
+/** Incremental sync: indexes what changed since the last successful sync, then refreshes. */
+export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
+  return withSyncLock(deps, async (client) => {
+    const index = await ensureIndex(deps.search, deps.alias);
+    const from = await readWatermark(client, deps.alias);
+    const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
+      writeWatermark(client, deps.alias, w, index),
+    );
+    if (result.indexed || result.deleted) await deps.search.indices.refresh({ index: deps.alias });
+    return { ...result, index };
+  });
+}
+
+/**
+ * Full rebuild: fills a new versioned index from one consistent snapshot, swaps the alias in one
+ * atomic call (reads never see a missing or half-filled index), drops the old index, then catches
+ * up with whatever changed while it was filling.
+ */
+export async function reindex(deps: SyncDeps): Promise<SyncResult> {
+  return withSyncLock(deps, async (client) => {
+    await readWatermark(client, deps.alias);
+    const index = await createVersionedIndex(deps.search, deps.alias, `${Date.now()}`);
+    await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '-1' } } });
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    let filled: Omit<SyncResult, 'index'>;
+    let snapshotMax: number;
+    try {
+      const max = await client.query<{ max: string | null }>(
+        'SELECT max(sync_seq) AS max FROM opportunities',
+      );
+      snapshotMax = Number(max.rows[0]?.max ?? 0);
+      filled = await applyChanges(deps, client, index, 0, false, async () => undefined);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      await deps.search.indices.delete({ index }).catch(() => undefined);
+      throw err;
+    }
+    await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
+    await deps.search.indices.refresh({ index });
+    await swapAlias(deps.search, deps.alias, index);
+    await writeWatermark(client, deps.alias, snapshotMax, index);
+    const caughtUp = await applyChanges(deps, client, deps.alias, snapshotMax, true, (w) =>
+      writeWatermark(client, deps.alias, w),
+    );
+    if (caughtUp.indexed || caughtUp.deleted)
+      await deps.search.indices.refresh({ index: deps.alias });
+    return {
+      indexed: filled.indexed + caughtUp.indexed,
+      deleted: caughtUp.deleted,
+      watermark: Math.max(snapshotMax, caughtUp.watermark),
+      index,
+    };
+  });
+}

@@ -1,0 +1,22 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import type { Env } from '../config';
+import type { Taxonomy } from '../domain/taxonomy';
+import type { Logger } from '../infra/logger';
+import type { CursorCodec } from '../search/cursor';
+
+/** Everything a request needs, built once by the composition root (bootstrap.ts). */
+export interface AppDeps {
+  env: Env;
+  logger: Logger;
+  pool: Pool;
+  search: Client;
+  /** The read alias of this database's index (decisions 10). */
+  alias: string;
+  databaseName: string;
+  taxonomy: Taxonomy;
+  cursor: CursorCodec;
+  /** Null when REDIS_URL is not configured: limits are then kept in process. */
+  redis: Redis | null;
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import type { Opportunity } from '../domain/record';
+import { withTransaction } from './db';
+
+// Writers serialise on this lock so that sync_seq values become visible in commit order, which is
+// what lets incremental sync keep a single watermark (see search/sync.ts).
+const WRITER_LOCK = 7_341_002;
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+const hashOf = (record: Opportunity) =>
+  createHash('sha256').update(JSON.stringify(record)).digest('base64url');
+
+/**
+ * Upserts canonical records by id in one transaction. A record whose content is unchanged is left
+ * alone (no new sync_seq), so importing the same file twice changes nothing.
+ */
+export async function upsertOpportunities(
+  pool: Pool,
+  records: Opportunity[],
+  taxonomyVersion: string,
+): Promise<UpsertResult> {
+  if (!records.length) return { inserted: 0, updated: 0, unchanged: 0 };
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+    const rows = records.map((r) => ({
+      id: r.id,
+      record: r,
+      content_hash: hashOf(r),
+      liveness_status: r.liveness_status,
+      published_at: r.published_at,
+      first_seen: r.first_seen,
+      changed_at: r.changed_at,
+      job_domain: r.job_domain,
+      job_family: r.job_family,
+      job_subfamily: r.job_subfamily,
+      job_class: r.job_class,
+      rate_min: r.rate?.min ?? null,
+      rate_max: r.rate?.max ?? null,
+      rate_currency: r.rate?.currency ?? null,
+      rate_unit: r.rate?.unit ?? null,
+    }));
+    const res = await client.query<{ inserted: boolean }>(
+      `INSERT INTO opportunities AS o (id, record, content_hash, liveness_status, published_at, first_seen,
+          changed_at, job_domain, job_family, job_subfamily, job_class, rate_min, rate_max,
+          rate_currency, rate_unit, taxonomy_version)
+       SELECT x.id, x.record, x.content_hash, x.liveness_status, x.published_at, x.first_seen,
+          x.changed_at, x.job_domain, x.job_family, x.job_subfamily, x.job_class, x.rate_min,
+          x.rate_max, x.rate_currency, x.rate_unit, $2
+       FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, record jsonb, content_hash text,
+          liveness_status text, published_at timestamptz, first_seen timestamptz,
+          changed_at timestamptz, job_domain text, job_family text, job_subfamily text,
+          job_class text, rate_min numeric, rate_max numeric, rate_currency text, rate_unit text)
+       ON CONFLICT (id) DO UPDATE SET
+          record = EXCLUDED.record, content_hash = EXCLUDED.content_hash,
+          liveness_status = EXCLUDED.liveness_status, published_at = EXCLUDED.published_at,
+          first_seen = EXCLUDED.first_seen, changed_at = EXCLUDED.changed_at,
+          job_domain = EXCLUDED.job_domain, job_family = EXCLUDED.job_family,
+          job_subfamily = EXCLUDED.job_subfamily, job_class = EXCLUDED.job_class,
+          rate_min = EXCLUDED.rate_min, rate_max = EXCLUDED.rate_max,
+          rate_currency = EXCLUDED.rate_currency, rate_unit = EXCLUDED.rate_unit,
+          taxonomy_version = EXCLUDED.taxonomy_version, deleted_at = NULL,
+          sync_seq = nextval('opportunity_sync_seq'), updated_at = now()
+       WHERE o.content_hash <> EXCLUDED.content_hash OR o.deleted_at IS NOT NULL
+       RETURNING (xmax = 0) AS inserted`,
+      [JSON.stringify(rows), taxonomyVersion],
+    );
+    const inserted = res.rows.filter((r) => r.inserted).length;
+    const updated = res.rows.length - inserted;
+    return { inserted, updated, unchanged: records.length - res.rows.length };
+  });
+}
+
+/** Removes records from the canonical set; the tombstone carries the removal to the index. */
+export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<number> {
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+    const res = await client.query(
+      `UPDATE opportunities SET deleted_at = now(), sync_seq = nextval('opportunity_sync_seq'), updated_at = now()
+       WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+      [ids],
+    );
+    return res.rowCount ?? 0;
+  });
+}
+
+export async function findOpportunity(pool: Pool, id: string): Promise<Opportunity | null> {
+  const res = await pool.query<{ record: Opportunity }>(
+    'SELECT record FROM opportunities WHERE id = $1 AND deleted_at IS NULL',
+    [id],
+  );
+  return res.rows[0]?.record ?? null;
+}
+
+export interface ChangeRow {
+  id: string;
+  record: Opportunity;
+  deleted: boolean;
+  seq: number;
+}
+
+/** The next batch of changes after `watermark`, in sync_seq order. */
+export async function changesSince(
+  db: Pool | PoolClient,
+  watermark: number,
+  limit: number,
+  includeDeleted = true,
+): Promise<ChangeRow[]> {
+  const res = await db.query<{ id: string; record: Opportunity; deleted: boolean; seq: string }>(
+    `SELECT id, record, deleted_at IS NOT NULL AS deleted, sync_seq AS seq FROM opportunities
+     WHERE sync_seq > $1 ${includeDeleted ? '' : 'AND deleted_at IS NULL'}
+     ORDER BY sync_seq LIMIT $2`,
+    [watermark, limit],
+  );
+  return res.rows.map((r) => ({
+    id: r.id,
+    record: r.record,
+    deleted: r.deleted,
+    seq: Number(r.seq),
+  }));
+}

@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { ensureLocalOpenSearch } from '../../src/infra/local-opensearch';
+
+/**
+ * Brings up (or reuses) the real services once for the whole run. Explicit URLs win. Otherwise,
+ * where a Docker engine answers (a laptop), testcontainers starts OpenSearch, Postgres and Redis;
+ * where none does (this machine, CI), the checkout's local OpenSearch is used beside the local
+ * Postgres and Redis. The choice is printed so that a run always says which path it took.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (!process.env.OPENSEARCH_URL && dockerAnswers() && process.env.TEST_USE_DOCKER !== '0') {
+    const { startContainers } = await import('./containers');
+    const urls = await startContainers();
+    Object.assign(process.env, urls);
+    console.log(`\n[test] services from testcontainers: ${JSON.stringify(urls)}`);
+    return;
+  }
+  process.env.OPENSEARCH_URL ??= await ensureLocalOpenSearch();
+  process.env.TEST_DATABASE_ADMIN_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
+  process.env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
+  console.log(`\n[test] local services: OpenSearch ${process.env.OPENSEARCH_URL}`);
+}
+
+function dockerAnswers(): boolean {
+  try {
+    execFileSync('docker', ['info', '--format', '{{.ServerVersion}}'], {
+      stdio: 'pipe',
+      timeout: 5000,
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}

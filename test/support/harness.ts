@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Pool } from 'pg';
+import { bootstrap, shutdown } from '../../src/bootstrap';
+import { parseEnv, type Env } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/infra/logger';
+import { dropIndices } from '../../src/search/index-manager';
+import type { AppDeps } from '../../src/service/context';
+import { ensureDatabase } from '../../src/store/db';
+
+export const TEST_CURSOR_KEYS = 'test1=test-cursor-signing-secret-0123456789abcdef';
+
+export interface TestContext {
+  deps: AppDeps;
+  baseUrl: string;
+  databaseUrl: string;
+  /** Lines the app logged (JSON strings), for assertions on what is and is not logged. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+function adminUrl(): string {
+  return process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+}
+
+/**
+ * One isolated world per test file: its own database (so its own index alias, decisions 10), the
+ * shared real OpenSearch and Redis, and the app listening on an ephemeral port.
+ */
+export async function createTestContext(
+  overrides: Partial<Record<keyof Env, string>> = {},
+): Promise<TestContext> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  await ensureDatabase(databaseUrl);
+  const env = parseEnv({
+    DATABASE_URL: databaseUrl,
+    OPENSEARCH_URL: process.env.OPENSEARCH_URL,
+    REDIS_URL: process.env.TEST_REDIS_URL,
+    CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
+    MARKETPLACE_PROXY_SECRET: 'test-marketplace-secret',
+    LOG_LEVEL: 'info',
+    ...overrides,
+  });
+  const logs: string[] = [];
+  const logger = createLogger(env.LOG_LEVEL, (line) => logs.push(line));
+  const deps = await bootstrap({ env, logger, poolSize: 12 });
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    deps,
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await dropIndices(deps.search, deps.alias).catch(() => undefined);
+      await shutdown(deps);
+      const admin = new Pool({ connectionString: adminUrl(), max: 1 });
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+      await admin.end();
+    },
+  };
+}

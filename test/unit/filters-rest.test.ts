@@ -1,0 +1,206 @@
+import { parseRestQuery } from '../../src/domain/filters';
+import type { Endpoint } from '../../src/domain/filters';
+import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
+
+// REST query errors: decisions 2 (filters) and 5 (preview), contract 4.1-4.3.
+
+type Query = Record<string, unknown>;
+const parse = (endpoint: Endpoint, query: Query, maxPageSize = 100) =>
+  parseRestQuery(endpoint, query, { taxonomy, maxPageSize });
+
+const invalid = (parameter: string, reason: string) => ({
+  status: 400,
+  code: 'invalid_filter',
+  parameter,
+  reason,
+});
+const unprocessable = (parameter: string, reason = 'bad_format') => ({
+  status: 422,
+  code: 'validation_error',
+  parameter,
+  reason,
+});
+const tooLarge = {
+  status: 400,
+  code: 'page_size_exceeded',
+  parameter: 'limit',
+  reason: 'out_of_range',
+};
+
+describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
+  // names: unknown, unsupported, repeated (decisions 2, 5, 8)
+  ['unknown parameter', 'list', { foo: '1' }, invalid('foo', 'unknown_parameter')],
+  ['api key in the query', 'list', { api_key: 'oppk_x' }, invalid('api_key', 'unknown_parameter')],
+  ['key in the query', 'count', { key: 'oppk_x' }, invalid('key', 'unknown_parameter')],
+  ['repeated parameter', 'list', { level: ['senior', 'staff'] }, invalid('level', 'repeated')],
+  [
+    'unknown before repeated',
+    'list',
+    { level: ['a', 'b'], foo: '1' },
+    invalid('foo', 'unknown_parameter'),
+  ],
+  [
+    'repeated before values',
+    'list',
+    { country: 'ZQ', city: ['a', 'b'] },
+    invalid('city', 'repeated'),
+  ],
+  ['cursor in preview', 'preview', { cursor: 'abc' }, invalid('cursor', 'unsupported')],
+  [
+    'non-preview filter in preview',
+    'preview',
+    { country: 'US' },
+    invalid('country', 'unsupported'),
+  ],
+  [
+    'published_before in preview',
+    'preview',
+    { published_before: '2026-01-01' },
+    invalid('published_before', 'unsupported'),
+  ],
+  ['cursor in count', 'count', { cursor: 'abc' }, invalid('cursor', 'unsupported')],
+  ['limit in count', 'count', { limit: '5' }, invalid('limit', 'unsupported')],
+  // lists where one value is allowed
+  ['list for country', 'list', { country: 'US,CA' }, invalid('country', 'not_a_list')],
+  [
+    'list for engagement_model',
+    'list',
+    { engagement_model: 'c2c,1099' },
+    invalid('engagement_model', 'not_a_list'),
+  ],
+  ['list for remote', 'list', { remote: 'true,false' }, invalid('remote', 'not_a_list')],
+  [
+    'list for job_domain',
+    'list',
+    { job_domain: 'technology,technology' },
+    invalid('job_domain', 'not_a_list'),
+  ],
+  [
+    'preview job_family is single',
+    'preview',
+    { job_family: 'data,software_engineering' },
+    invalid('job_family', 'not_a_list'),
+  ],
+  ['preview level is single', 'preview', { level: 'senior,staff' }, invalid('level', 'not_a_list')],
+  // unknown values (ids are case-sensitive; labels are unknown ids)
+  ['enum in other case', 'list', { level: 'Senior' }, invalid('level', 'unknown_value')],
+  ['one bad list item', 'list', { level: 'senior,bogus' }, invalid('level', 'unknown_value')],
+  [
+    'engagement label',
+    'list',
+    { engagement_model: 'freelance' },
+    invalid('engagement_model', 'unknown_value'),
+  ],
+  ['pay_basis', 'list', { pay_basis: 'weekly' }, invalid('pay_basis', 'unknown_value')],
+  [
+    'liveness_status',
+    'preview',
+    { liveness_status: 'alive' },
+    invalid('liveness_status', 'unknown_value'),
+  ],
+  ['taxonomy label', 'list', { job_family: 'Data' }, invalid('job_family', 'unknown_value')],
+  [
+    'subfamily as job_family',
+    'list',
+    { job_family: 'data_engineering' },
+    invalid('job_family', 'unknown_value'),
+  ],
+  [
+    'family as job_subfamily',
+    'list',
+    { job_subfamily: 'data' },
+    invalid('job_subfamily', 'unknown_value'),
+  ],
+  [
+    'subfamily as job_class',
+    'list',
+    { job_class: 'backend' },
+    invalid('job_class', 'unknown_value'),
+  ],
+  ['family as job_domain', 'list', { job_domain: 'data' }, invalid('job_domain', 'unknown_value')],
+  ['unassigned country', 'list', { country: 'ZQ' }, invalid('country', 'unknown_value')],
+  ['alpha-3 country', 'list', { country: 'USA' }, invalid('country', 'unknown_value')],
+  [
+    'subfamily outside job_family',
+    'list',
+    { job_family: 'data', job_subfamily: 'backend' },
+    invalid('job_subfamily', 'out_of_range'),
+  ],
+  // formats (422)
+  ['empty value', 'list', { city: '' }, unprocessable('city')],
+  ['blank value', 'list', { normalized_title: '  ' }, unprocessable('normalized_title')],
+  ['empty list', 'list', { level: '' }, unprocessable('level')],
+  ['empty list item', 'list', { level: 'senior,,staff' }, unprocessable('level')],
+  ['empty country', 'list', { country: '' }, unprocessable('country')],
+  ['empty cursor', 'list', { cursor: '' }, unprocessable('cursor')],
+  ['one-element array', 'list', { city: ['Austin'] }, unprocessable('city')],
+  ['nested object', 'list', { city: { a: 'b' } }, unprocessable('city')],
+  ['limit=abc', 'list', { limit: 'abc' }, unprocessable('limit')],
+  ['limit=1.5', 'list', { limit: '1.5' }, unprocessable('limit')],
+  ['limit=0', 'list', { limit: '0' }, unprocessable('limit', 'out_of_range')],
+  ['limit=-1', 'list', { limit: '-1' }, unprocessable('limit', 'out_of_range')],
+  ['limit empty', 'preview', { limit: '' }, unprocessable('limit')],
+  ['remote=maybe', 'list', { remote: 'maybe' }, unprocessable('remote')],
+  ['remote=TRUE', 'list', { remote: 'TRUE' }, unprocessable('remote')],
+  ['remote=1', 'preview', { remote: '1' }, unprocessable('remote')],
+  ['rate_min=-1', 'list', { rate_min: '-1' }, unprocessable('rate_min')],
+  ['rate_min=1e3', 'list', { rate_min: '1e3' }, unprocessable('rate_min')],
+  ['rate_min=.5', 'preview', { rate_min: '.5' }, unprocessable('rate_min')],
+  ['rate_max=abc', 'count', { rate_max: 'abc' }, unprocessable('rate_max')],
+  ['not a date', 'list', { published_after: 'yesterday' }, unprocessable('published_after')],
+  [
+    'impossible date',
+    'list',
+    { published_before: '2026-02-30' },
+    unprocessable('published_before'),
+  ],
+  ['not a leap year', 'list', { fresh_after: '2025-02-29' }, unprocessable('fresh_after')],
+  ['month 13', 'list', { first_seen_after: '2026-13-01' }, unprocessable('first_seen_after')],
+  ['hour 24', 'list', { changed_since: '2026-01-01T24:00:00Z' }, unprocessable('changed_since')],
+  [
+    'date-time without zone',
+    'list',
+    { published_after: '2026-01-01T10:00:00' },
+    unprocessable('published_after'),
+  ],
+  [
+    'offset without colon',
+    'list',
+    { published_after: '2026-01-01T10:00:00+0200' },
+    unprocessable('published_after'),
+  ],
+  ['epoch number', 'list', { published_after: '1767225600' }, unprocessable('published_after')],
+  // page size (decisions 2, 5)
+  ['limit above 100', 'list', { limit: '101' }, tooLarge],
+  ['preview limit above 5', 'preview', { limit: '6' }, tooLarge],
+  // order: catalog order, format/value per parameter, then cross-parameter rules
+  [
+    'catalog order (country before limit)',
+    'list',
+    { limit: 'abc', country: 'ZQ' },
+    invalid('country', 'unknown_value'),
+  ],
+  [
+    'catalog order (dates first)',
+    'list',
+    { level: 'bogus', published_after: 'x' },
+    unprocessable('published_after'),
+  ],
+  [
+    'family before level',
+    'list',
+    { level: 'bogus', job_family: 'nope' },
+    invalid('job_family', 'unknown_value'),
+  ],
+  [
+    'values before cross rules',
+    'list',
+    { job_family: 'data', job_subfamily: 'backend', level: 'x' },
+    invalid('level', 'unknown_value'),
+  ],
+  ['format before value in one list', 'list', { level: 'bogus,' }, unprocessable('level')],
+])('%s', (_name, endpoint, query, expected) => {
+  it(`${endpoint} → ${expected.status} ${expected.code} ${expected.parameter}/${expected.reason}`, () => {
+    expect(summary(apiErrorOf(() => parse(endpoint, query)))).toEqual(expected);
+  });
+});

@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import {
+  FILTER_PARAMS,
+  ISO_COUNTRY_CODES,
+  PREVIEW_PARAMS,
+  filterDigest,
+  parseRestQuery,
+  parseToolArgs,
+  restQuerySchema,
+  toolArgsSchema,
+} from '../../src/domain/filters';
+import type { Endpoint } from '../../src/domain/filters';
+import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
+
+// MCP tool arguments follow the REST rules and codes (decisions 9); schemas describe, never reject.
+
+const ctx = { taxonomy, maxPageSize: 100 };
+type Args = Record<string, unknown>;
+const row = (status: number, code: string, parameter: string, reason: string) => ({
+  status,
+  code,
+  parameter,
+  reason,
+});
+
+describe.each<[string, Endpoint, Args, ReturnType<typeof row>]>([
+  [
+    'unknown argument',
+    'list',
+    { api_key: 'oppk_x' },
+    row(400, 'invalid_filter', 'api_key', 'unknown_parameter'),
+  ],
+  ['limit in count', 'count', { limit: 5 }, row(400, 'invalid_filter', 'limit', 'unsupported')],
+  [
+    'remote as "maybe"',
+    'list',
+    { remote: 'maybe' },
+    row(422, 'validation_error', 'remote', 'bad_format'),
+  ],
+  [
+    'remote as "true"',
+    'list',
+    { remote: 'true' },
+    row(422, 'validation_error', 'remote', 'bad_format'),
+  ],
+  [
+    'limit as a string',
+    'list',
+    { limit: '10' },
+    row(422, 'validation_error', 'limit', 'bad_format'),
+  ],
+  ['limit 1.5', 'list', { limit: 1.5 }, row(422, 'validation_error', 'limit', 'bad_format')],
+  ['limit 0', 'list', { limit: 0 }, row(422, 'validation_error', 'limit', 'out_of_range')],
+  ['limit 101', 'list', { limit: 101 }, row(400, 'page_size_exceeded', 'limit', 'out_of_range')],
+  ['rate_min -1', 'list', { rate_min: -1 }, row(422, 'validation_error', 'rate_min', 'bad_format')],
+  [
+    'rate_min "1e3"',
+    'list',
+    { rate_min: '1e3' },
+    row(422, 'validation_error', 'rate_min', 'bad_format'),
+  ],
+  [
+    'rate_max boolean',
+    'count',
+    { rate_max: true },
+    row(422, 'validation_error', 'rate_max', 'bad_format'),
+  ],
+  [
+    'list as a string',
+    'list',
+    { job_family: 'data' },
+    row(422, 'validation_error', 'job_family', 'bad_format'),
+  ],
+  ['list of numbers', 'list', { level: [1] }, row(422, 'validation_error', 'level', 'bad_format')],
+  ['empty list', 'list', { level: [] }, row(422, 'validation_error', 'level', 'bad_format')],
+  [
+    'empty list item',
+    'list',
+    { level: ['senior', ''] },
+    row(422, 'validation_error', 'level', 'bad_format'),
+  ],
+  [
+    'date as a number',
+    'list',
+    { published_after: 1767225600000 },
+    row(422, 'validation_error', 'published_after', 'bad_format'),
+  ],
+  [
+    'array for one value',
+    'list',
+    { country: ['US'] },
+    row(400, 'invalid_filter', 'country', 'not_a_list'),
+  ],
+  [
+    'comma list for one value',
+    'list',
+    { engagement_model: 'c2c,1099' },
+    row(400, 'invalid_filter', 'engagement_model', 'not_a_list'),
+  ],
+  [
+    'unknown enum item',
+    'list',
+    { pay_basis: ['hourly', 'weekly'] },
+    row(400, 'invalid_filter', 'pay_basis', 'unknown_value'),
+  ],
+  [
+    'wrong taxonomy level',
+    'list',
+    { job_class: ['data'] },
+    row(400, 'invalid_filter', 'job_class', 'unknown_value'),
+  ],
+  [
+    'country USA',
+    'count',
+    { country: 'USA' },
+    row(400, 'invalid_filter', 'country', 'unknown_value'),
+  ],
+  [
+    'subfamily outside families',
+    'list',
+    { job_family: ['software_engineering'], job_subfamily: ['analytics'] },
+    row(400, 'invalid_filter', 'job_subfamily', 'out_of_range'),
+  ],
+])('%s', (_name, endpoint, args, expected) => {
+  it(`${endpoint} → ${expected.status} ${expected.code}`, () => {
+    expect(summary(apiErrorOf(() => parseToolArgs(endpoint, args, ctx)))).toEqual(expected);
+  });
+});
+
+describe('tool arguments', () => {
+  it('normalize exactly like the equivalent REST query', () => {
+    const fromTool = parseToolArgs(
+      'list',
+      {
+        job_family: ['data', 'software_engineering'],
+        job_subfamily: ['data_engineering'],
+        level: ['staff', 'senior', 'staff'],
+        remote: true,
+        country: 'gb',
+        rate_min: '80.5',
+        rate_max: 120,
+        fresh_after: '2026-01-01',
+        cursor: 'tok',
+        limit: 50,
+      },
+      ctx,
+    );
+    const fromRest = parseRestQuery(
+      'list',
+      {
+        job_family: 'data,software_engineering',
+        job_subfamily: 'data_engineering',
+        level: 'staff,senior',
+        remote: 'true',
+        country: 'GB',
+        rate_min: '80.5',
+        rate_max: '120',
+        fresh_after: '2026-01-01T00:00:00Z',
+        cursor: 'tok',
+        limit: '50',
+      },
+      ctx,
+    );
+    expect(fromTool).toEqual(fromRest);
+    expect(fromTool.appliedFilters.rate_min).toBe(80.5);
+  });
+
+  it('treat null and undefined as not given', () => {
+    expect(parseToolArgs('list', { remote: null, level: undefined }, ctx)).toEqual({
+      filter: {},
+      appliedFilters: {},
+      limit: 25,
+    });
+  });
+});
+
+describe('schemas', () => {
+  const props = (schema: z.ZodType) =>
+    (
+      z.toJSONSchema(schema, { io: 'input' }) as {
+        properties: Record<string, Record<string, unknown>>;
+      }
+    ).properties;
+
+  it('REST schemas list each endpoint’s parameters as described strings', () => {
+    expect(Object.keys(props(restQuerySchema('list')))).toEqual([
+      ...FILTER_PARAMS,
+      'cursor',
+      'limit',
+    ]);
+    expect(Object.keys(props(restQuerySchema('count')))).toEqual([...FILTER_PARAMS]);
+    expect(Object.keys(props(restQuerySchema('preview'))).sort()).toEqual(
+      [...PREVIEW_PARAMS].sort(),
+    );
+    const list = props(restQuerySchema('list'));
+    for (const p of Object.values(list)) {
+      expect(p.type).toBe('string');
+      expect(typeof p.description).toBe('string');
+    }
+    expect(list.engagement_model?.enum).toEqual(['w2_contract', '1099', 'c2c']);
+    expect(list.remote?.enum).toEqual(['true', 'false']);
+    expect(list.rate_min?.pattern).toBe('^\\d+(\\.\\d+)?$');
+    expect(String(list.level?.pattern)).toMatch(/^\^\(intern\|/);
+    expect(props(restQuerySchema('preview')).level?.enum).toContain('senior');
+  });
+
+  it('tool schemas declare JSON types but let every value through to the service', () => {
+    const schema = toolArgsSchema('list');
+    const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    const p = props(schema);
+    expect(json.additionalProperties).toBe(false);
+    expect(json.required).toBeUndefined();
+    expect(p.level).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(p.remote).toMatchObject({ type: 'boolean' });
+    expect(p.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(p.published_after).toMatchObject({ type: 'string' });
+    expect(String(p.job_family?.description)).toMatch(/descendant/);
+    expect(String(p.remote?.description)).toMatch(/NOT mean worldwide/);
+    const loose = schema.safeParse({ remote: 'maybe', limit: '10', foo: 1 });
+    expect(loose.success && loose.data).toEqual({ remote: 'maybe', limit: '10', foo: 1 });
+  });
+});
+
+describe('filterDigest', () => {
+  it('is stable under key and list order', () => {
+    const a = filterDigest({ level: ['senior', 'staff'], remote: true, country: 'US' });
+    const b = filterDigest({ country: 'US', remote: true, level: ['staff', 'senior'] });
+    expect(a).toBe(b);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('changes with any filter value or parameter', () => {
+    const base = filterDigest({ level: ['senior'], remote: true });
+    expect(filterDigest({ level: ['staff'], remote: true })).not.toBe(base);
+    expect(filterDigest({ level: ['senior'], remote: false })).not.toBe(base);
+    expect(filterDigest({ level: ['senior'], remote: true, rate_min: 0 })).not.toBe(base);
+    expect(filterDigest({ job_family: ['senior'], remote: true })).not.toBe(base);
+    expect(filterDigest({})).not.toBe(base);
+  });
+});
+
+it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {
+  expect(ISO_COUNTRY_CODES.size).toBe(249);
+  expect(ISO_COUNTRY_CODES.has('US') && ISO_COUNTRY_CODES.has('GB')).toBe(true);
+  expect(ISO_COUNTRY_CODES.has('ZQ') || ISO_COUNTRY_CODES.has('UK')).toBe(false);
+});
