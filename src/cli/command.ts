@@ -1,0 +1,54 @@
+import type { AppDeps } from '../service/context';
+
+/** One admin command (decisions 10). `run` returns the JSON object printed with --json. */
+export interface Command {
+  name: string;
+  usage: string;
+  run(args: ParsedArgs, deps: () => Promise<AppDeps>): Promise<Record<string, unknown>>;
+}
+
+export interface ParsedArgs {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+export class UsageError extends Error {}
+
+/** `--name value`, `--name=value` and bare `--flag`; everything else is positional. */
+export function parseArgs(argv: string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      flags.set(arg.slice(2), next);
+      i++;
+    } else {
+      flags.set(arg.slice(2), true);
+    }
+  }
+  return { positional, flags };
+}
+
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags.get(name);
+  if (v === true) throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+export function intFlag(args: ParsedArgs, name: string): number | undefined {
+  const v = stringFlag(args, name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer`);
+  return Number(v);
+}
