@@ -28,7 +28,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
 
   const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  if (!env.DATABASE_URL) await ensureDatabase(databaseUrl);
+  await ensureDatabaseIfPossible(databaseUrl, !env.DATABASE_URL);
   const pool = createPool(databaseUrl, options.poolSize ?? 20);
   if (options.migrate !== false) await migrate(pool);
 
@@ -59,6 +59,21 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     cursor: new CursorCodec(parseCursorKeys(cursorKeysSetting(env.CURSOR_SIGNING_KEYS, logger))),
     redis,
   };
+}
+
+/**
+ * The local default database is created when missing (decisions 10). A configured one is created
+ * too when the role may do so; where it may not (a managed server), connecting reports the problem.
+ */
+export async function ensureDatabaseIfPossible(
+  databaseUrl: string,
+  required: boolean,
+): Promise<void> {
+  try {
+    await ensureDatabase(databaseUrl);
+  } catch (err) {
+    if (required) throw err;
+  }
 }
 
 export async function shutdown(deps: AppDeps): Promise<void> {

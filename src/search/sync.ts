@@ -101,14 +101,19 @@ async function applyChanges(
   let watermark = from;
   let indexed = 0;
   let deleted = 0;
-  for (;;) {
-    const rows = await changesSince(client, watermark, BATCH, includeDeleted);
-    if (!rows.length) break;
-    const n = await bulkApply(deps.search, index, rows, deps.taxonomy);
+  // Reading the next batch from Postgres overlaps indexing the current one.
+  let rows = await changesSince(client, watermark, BATCH, includeDeleted);
+  while (rows.length) {
+    const last = rows[rows.length - 1]?.seq ?? watermark;
+    const [n, next] = await Promise.all([
+      bulkApply(deps.search, index, rows, deps.taxonomy),
+      changesSince(client, last, BATCH, includeDeleted),
+    ]);
     indexed += n.indexed;
     deleted += n.deleted;
-    watermark = rows[rows.length - 1]?.seq ?? watermark;
+    watermark = last;
     await onBatch(watermark);
+    rows = next;
   }
   return { indexed, deleted, watermark };
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_DATABASE_URL, parseEnv } from '../../config';
-import { createPool, ensureDatabase } from '../../store/db';
+import { ensureDatabaseIfPossible } from '../../bootstrap';
+import { createPool } from '../../store/db';
 import { migrate } from '../../store/migrate';
 import type { Command } from '../command';
 
@@ -10,7 +11,7 @@ export const migrateCommand: Command = {
   async run() {
     const env = parseEnv();
     const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-    if (!env.DATABASE_URL) await ensureDatabase(url);
+    await ensureDatabaseIfPossible(url, !env.DATABASE_URL);
     const pool = createPool(url, 2);
     try {
       const result = await migrate(pool);

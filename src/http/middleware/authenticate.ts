@@ -1,0 +1,57 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AuthService, type AuthContext, type AuthOptions } from '../../service/auth';
+import type { AppDeps } from '../../service/context';
+
+export type { AuthContext } from '../../service/auth';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The authenticated account and key, set by requireApiKey (read it with authOf). */
+    auth?: AuthContext;
+  }
+}
+
+// Query parameters that look like a key. They are never read (contract 5.5, decisions 8: a key in
+// the URL is an unknown parameter, refused by the filter parser); their presence only changes the
+// 401 message so that the caller learns where the key belongs.
+const KEY_LIKE_PARAMETERS = new Set(['api_key', 'apikey', 'key', 'x-api-key']);
+
+export interface Authenticator {
+  /** Resolves the caller from the request headers, or throws the ApiError to send. */
+  authenticate(
+    headers: IncomingHttpHeaders,
+    ip: string | undefined,
+    options: AuthOptions,
+  ): Promise<AuthContext>;
+  /** Express middleware: sets req.auth, or passes the 401/403/429 ApiError to the error handler. */
+  requireApiKey(options: { allowBearer: boolean }): RequestHandler;
+}
+
+/**
+ * Build ONE authenticator per app and share it between the REST routes and /mcp: it owns the
+ * lookup cache (revocation takes effect within 1 s, see service/auth.ts) and the failure throttle.
+ */
+export function createAuthenticator(deps: AppDeps): Authenticator {
+  const service = new AuthService(deps);
+  return {
+    authenticate: (headers, ip, options) => service.authenticate(headers, ip, options),
+    requireApiKey({ allowBearer }) {
+      return (req: Request, _res: Response, next: NextFunction): void => {
+        const keyInQuery = Object.keys(req.query).some((name) =>
+          KEY_LIKE_PARAMETERS.has(name.toLowerCase()),
+        );
+        service.authenticate(req.headers, req.ip, { allowBearer, keyInQuery }).then((auth) => {
+          req.auth = auth;
+          next();
+        }, next);
+      };
+    },
+  };
+}
+
+/** The caller of a route mounted behind requireApiKey; a missing one is a wiring bug. */
+export function authOf(req: Request): AuthContext {
+  if (!req.auth) throw new Error('authOf: route is not behind requireApiKey');
+  return req.auth;
+}

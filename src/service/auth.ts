@@ -1,0 +1,184 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from '../domain/errors';
+import { Limiter } from '../infra/limiter';
+import type { Account } from '../store/account-repo';
+import {
+  findKeyByHash,
+  hashApiKey,
+  KEY_SHAPE,
+  touchApiKey,
+  type ApiKeyRecord,
+  type KeyWithAccount,
+} from '../store/api-key-repo';
+import type { AppDeps } from './context';
+
+// Authentication (contract 5, 7; decisions 6, 8), free of express so that REST and /mcp share it.
+
+export interface AuthContext {
+  account: Account;
+  key: ApiKeyRecord;
+}
+
+export interface AuthOptions {
+  /** The /mcp endpoint also accepts `Authorization: Bearer <key>` (contract 4.6, 5.1). */
+  allowBearer: boolean;
+  /** The URL carried something that looks like a key; it is never read, only mentioned. */
+  keyInQuery?: boolean;
+}
+
+/**
+ * Revocation and account status changes take effect within CACHE_TTL_MS: an entry expires one TTL
+ * after its lookup *started*, so a lookup that could have missed a committed revocation is never
+ * served more than 1 s after that commit, in any process. The cache holds the promise, so
+ * concurrent requests with one key share a single query; it is keyed by the key's hash (the
+ * secret is never kept) and bounded, oldest entries going first.
+ */
+const CACHE_TTL_MS = 1000;
+const CACHE_MAX_ENTRIES = 10_000;
+/** api_keys.last_used_at is written at most once a minute per key. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+const STATUS_ERRORS: Record<Exclude<Account['status'], 'active'>, () => ApiError> = {
+  disabled: () => new ApiError('api_access_disabled', 'API access is disabled for this account.'),
+  suspended: () =>
+    new ApiError('api_access_suspended', 'API access is suspended for this account.'),
+  pending: () =>
+    new ApiError('plan_access_pending', 'The entitlement of this account is not active yet.'),
+  expired: () =>
+    new ApiError('plan_access_expired', 'The entitlement of this account has expired.'),
+};
+
+type Resolution = { ok: true; auth: AuthContext } | { ok: false; error: ApiError };
+
+export class AuthService {
+  private readonly cache = new Map<
+    string,
+    { expires: number; value: Promise<KeyWithAccount | null> }
+  >();
+  private readonly touched = new Map<string, number>();
+  private readonly failures: Limiter;
+
+  constructor(private readonly deps: AppDeps) {
+    // Namespaced by database so that deployments (and test files) sharing one Redis never
+    // throttle each other's clients.
+    this.failures = new Limiter(deps.redis, {
+      keyPrefix: `authfail:${deps.databaseName}`,
+      durationSeconds: 60,
+    });
+  }
+
+  /**
+   * Resolves the caller of a request or throws the ApiError to send. A client address past
+   * AUTH_FAILURES_PER_MINUTE failed authentications (401s) in a minute gets 429 before any lookup
+   * (decisions 8); 403s are not counted, because their key is genuine.
+   */
+  async authenticate(
+    headers: IncomingHttpHeaders,
+    ip: string | undefined,
+    options: AuthOptions,
+  ): Promise<AuthContext> {
+    const client = ip ?? 'unknown';
+    const limit = this.deps.env.AUTH_FAILURES_PER_MINUTE;
+    const blocked = await this.failures.blocked(client, limit);
+    if (blocked) {
+      throw new ApiError(
+        'rate_limit_exceeded',
+        'Too many failed authentications from this address; fix the API key before retrying.',
+        undefined,
+        blocked.resetSeconds,
+      );
+    }
+    const result = await this.resolve(headers, options);
+    if (result.ok) {
+      this.touch(result.auth.key);
+      return result.auth;
+    }
+    if (result.error.status === 401) {
+      await this.failures.consume(client, limit).catch((err: unknown) => {
+        // Counting is a defence, not a dependency: a 401 stays a 401.
+        this.deps.logger.warn('auth failure count failed', { error: String(err) });
+      });
+    }
+    throw result.error;
+  }
+
+  private async resolve(headers: IncomingHttpHeaders, options: AuthOptions): Promise<Resolution> {
+    const key = extractKey(headers, options.allowBearer);
+    if (key === undefined) return { ok: false, error: missingKey(options) };
+    // Nothing we issued has another shape: refuse without touching the database.
+    if (!KEY_SHAPE.test(key)) return { ok: false, error: invalidKey() };
+    const found = await this.lookup(hashApiKey(key));
+    if (!found) return { ok: false, error: invalidKey() };
+    if (found.key.revoked_at !== null) {
+      return { ok: false, error: new ApiError('revoked_api_key', 'The API key has been revoked.') };
+    }
+    const { status } = found.account;
+    if (status !== 'active') return { ok: false, error: STATUS_ERRORS[status]() };
+    return { ok: true, auth: found };
+  }
+
+  private lookup(hash: string): Promise<KeyWithAccount | null> {
+    const now = Date.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.expires > now) return hit.value;
+    this.cache.delete(hash);
+    const entry = { expires: now + CACHE_TTL_MS, value: findKeyByHash(this.deps.pool, hash) };
+    this.cache.set(hash, entry);
+    // A failed query is not remembered: the next request asks the database again.
+    entry.value.catch(() => {
+      if (this.cache.get(hash) === entry) this.cache.delete(hash);
+    });
+    evictOldest(this.cache);
+    return entry.value;
+  }
+
+  /** Off the request path: scheduled, never awaited, and its failure only logged. */
+  private touch(key: ApiKeyRecord): void {
+    const now = Date.now();
+    const last = this.touched.get(key.id) ?? key.last_used_at?.getTime() ?? 0;
+    if (now - last < TOUCH_INTERVAL_MS) return;
+    this.touched.delete(key.id);
+    this.touched.set(key.id, now);
+    evictOldest(this.touched);
+    setImmediate(() => {
+      touchApiKey(this.deps.pool, key.id).catch((err: unknown) => {
+        this.deps.logger.warn('api key last_used_at update failed', {
+          key_id: key.id,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      });
+    });
+  }
+}
+
+function evictOldest(map: Map<string, unknown>): void {
+  while (map.size > CACHE_MAX_ENTRIES) {
+    const oldest = map.keys().next();
+    if (oldest.done) return;
+    map.delete(oldest.value);
+  }
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const raw = headers[name];
+  const value = (Array.isArray(raw) ? raw.join(', ') : raw)?.trim();
+  return value ? value : undefined;
+}
+
+/** X-API-Key first; `Authorization: Bearer` only where allowed (contract 5.1). */
+export function extractKey(headers: IncomingHttpHeaders, allowBearer: boolean): string | undefined {
+  const apiKey = headerValue(headers, 'x-api-key');
+  if (apiKey !== undefined || !allowBearer) return apiKey;
+  const match = /^Bearer[ \t]+(\S+)$/i.exec(headerValue(headers, 'authorization') ?? '');
+  return match?.[1];
+}
+
+function missingKey(options: AuthOptions): ApiError {
+  const where = options.allowBearer
+    ? 'the X-API-Key header or Authorization: Bearer'
+    : 'the X-API-Key header';
+  const why = options.keyInQuery ? ' API keys in the URL are never accepted.' : '';
+  return new ApiError('missing_api_key', `An API key is required in ${where}.${why}`);
+}
+
+const invalidKey = () => new ApiError('invalid_api_key', 'The API key is not valid.');

@@ -1,0 +1,24 @@
+import { parseRestQuery } from '../domain/filters';
+import type { AppDeps } from './context';
+import { listEnvelope, redactForPreview, type ListEnvelope } from './envelopes';
+import { searchPage } from './opportunity-search';
+
+/**
+ * The anonymous preview (contract 4.1, decisions 5): live records only, at most five, no paging,
+ * source details redacted. It needs no account, so it spends and meters nothing.
+ */
+export async function previewOpportunities(
+  deps: AppDeps,
+  query: Record<string, unknown>,
+  requestId: string,
+): Promise<ListEnvelope> {
+  const request = parseRestQuery('preview', query, { taxonomy: deps.taxonomy });
+  const page = await searchPage(deps, request, null, { liveOnly: true });
+  return listEnvelope(
+    page.records.map(redactForPreview),
+    null,
+    request.limit,
+    requestId,
+    request.appliedFilters,
+  );
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { Taxonomy, TaxonomyNode } from '../domain/taxonomy';
+
+export interface TaxonomyEnvelope {
+  version: string;
+  root: string;
+  nodes: TaxonomyNode[];
+}
+
+export interface TaxonomyDocument {
+  body: TaxonomyEnvelope;
+  /** Strong validator of the serialized body, for ETag / If-None-Match. */
+  etag: string;
+}
+
+/** decisions 4: `{ version, root, nodes }`, the root among the nodes. Built once per taxonomy. */
+export function taxonomyDocument(taxonomy: Taxonomy): TaxonomyDocument {
+  const body: TaxonomyEnvelope = {
+    version: taxonomy.version,
+    root: taxonomy.root.id,
+    nodes: taxonomy.nodes.map(({ id, parent_id, level, label }) => ({
+      id,
+      parent_id,
+      level,
+      label,
+    })),
+  };
+  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+  return { body, etag };
+}
