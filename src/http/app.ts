@@ -4,6 +4,7 @@ import { errorHandler, notFound } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { healthRoutes } from './routes/health';
+import { openApiRoutes } from './routes/openapi';
 import { previewRoutes } from './routes/preview';
 import { taxonomyRoutes } from './routes/taxonomy';
 
@@ -21,6 +22,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRoutes(deps));
   app.use(taxonomyRoutes(deps));
   app.use(previewRoutes(deps));
+  app.use(openApiRoutes());
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,23 +1,10 @@
 import type { Filter } from '../domain/filters';
+import type { ListEnvelope } from '../domain/envelopes';
 import type { Opportunity } from '../domain/record';
 
+export type { CountEnvelope, DetailEnvelope, ListEnvelope } from '../domain/envelopes';
+
 // Response envelopes of decisions 4. Built in one place so REST and MCP return the same shapes.
-
-export interface ListEnvelope {
-  data: Opportunity[];
-  pagination: { returned: number; next_cursor: string | null; has_more: boolean; limit: number };
-  meta: { request_id: string; applied_filters: Filter };
-}
-
-export interface CountEnvelope {
-  count: number;
-  meta: { request_id: string; applied_filters: Filter };
-}
-
-export interface DetailEnvelope {
-  data: Opportunity;
-  meta: { request_id: string };
-}
 
 export function listEnvelope(
   records: Opportunity[],

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Taxonomy, TaxonomyNode } from '../domain/taxonomy';
-
-export interface TaxonomyEnvelope {
-  version: string;
-  root: string;
-  nodes: TaxonomyNode[];
-}
+import type { TaxonomyEnvelope } from '../domain/envelopes';
+import type { Taxonomy } from '../domain/taxonomy';
 
 export interface TaxonomyDocument {
   body: TaxonomyEnvelope;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ERROR_STATUS } from './errors';
+import { Opportunity } from './record';
+import { TAXONOMY_LEVELS } from './taxonomy';
+
+// The response envelopes of decisions 4 as zod schemas: they type the service layer and generate
+// the OpenAPI document and the MCP tools' output schemas, so all three describe one shape.
+
+export const AppliedFilters = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers.',
+  );
+
+export const ListEnvelope = z.object({
+  data: z.array(Opportunity),
+  pagination: z.object({
+    returned: z.number().int().min(0),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe(
+        'Opaque signed cursor for the next page, bound to these filters; null on the last page.',
+      ),
+    has_more: z.boolean().describe('True exactly when next_cursor is not null.'),
+    limit: z.number().int().min(1).max(100),
+  }),
+  meta: z.object({ request_id: z.string(), applied_filters: AppliedFilters }),
+});
+
+export const CountEnvelope = z.object({
+  count: z.number().int().min(0),
+  meta: z.object({ request_id: z.string(), applied_filters: AppliedFilters }),
+});
+
+export const DetailEnvelope = z.object({
+  data: Opportunity,
+  meta: z.object({ request_id: z.string() }),
+});
+
+export const TaxonomyNodeSchema = z.object({
+  id: z.string(),
+  parent_id: z.string().nullable(),
+  level: z.enum(TAXONOMY_LEVELS),
+  label: z.string(),
+});
+
+export const TaxonomyEnvelope = z.object({
+  version: z.string(),
+  root: z.string(),
+  nodes: z.array(TaxonomyNodeSchema),
+});
+
+export const ErrorEnvelope = z.object({
+  error: z.object({
+    code: z.enum(
+      Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]],
+    ),
+    message: z.string(),
+    request_id: z.string(),
+    details: z
+      .object({ parameter: z.string(), reason: z.string() })
+      .optional()
+      .describe('For 400 and 422: the offending parameter and a short machine-readable reason.'),
+  }),
+});
+
+export type ListEnvelope = z.infer<typeof ListEnvelope>;
+export type CountEnvelope = z.infer<typeof CountEnvelope>;
+export type DetailEnvelope = z.infer<typeof DetailEnvelope>;
+export type TaxonomyEnvelope = z.infer<typeof TaxonomyEnvelope>;

@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { importNdjson } from '../../src/service/import-records';
+import { reindex, syncIncremental } from '../../src/search/sync';
+import { aliasTargets } from '../../src/search/index-manager';
+import { deleteOpportunities, upsertOpportunities } from '../../src/store/opportunity-repo';
+import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { CLASSES, classified, makeRecord, storeAndIndex } from '../support/fixtures';
+
+const run = promisify(execFile);
+let ctx: TestContext;
+const dir = mkdtempSync(path.join(tmpdir(), 'import-'));
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+async function indexedIds(query: Record<string, unknown> = { match_all: {} }): Promise<string[]> {
+  const res = await ctx.deps.search.search({
+    index: ctx.deps.alias,
+    body: { query, size: 1000, _source: false, sort: [{ id: 'asc' }] } as never,
+  });
+  return (res.body.hits.hits as { _id: string }[]).map((h) => h._id).sort();
+}
+
+describe('import', () => {
+  it('reports bad lines by number and reason, writes nothing of them, imports the rest', async () => {
+    const good = [makeRecord(), makeRecord()];
+    const badTaxonomy = makeRecord({
+      ...classified(CLASSES.snowflake),
+      job_family: 'software_engineering',
+    });
+    const badRate = makeRecord({ rate: { min: 10, max: 5, currency: 'USD', unit: 'hour' } });
+    const file = path.join(dir, 'mixed.ndjson');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify(good[0]),
+        '{not json',
+        JSON.stringify(badTaxonomy),
+        '',
+        JSON.stringify({ ...good[1], unexpected: 1 }),
+        JSON.stringify(badRate),
+        JSON.stringify(good[1]),
+      ].join('\n'),
+    );
+    const report = await importNdjson(ctx.deps, file);
+    expect(report.ok).toBe(false);
+    expect(report.valid).toBe(2);
+    expect(report.rejected.map((r) => r.line)).toEqual([2, 3, 5, 6]);
+    expect(report.rejected[0]?.errors).toEqual(['not valid JSON']);
+    expect(report.rejected[1]?.errors.join()).toMatch(/job_family: must be 'data'/);
+    expect(report.rejected[2]?.errors.join()).toMatch(/unexpected/);
+    expect(report.rejected[3]?.errors.join()).toMatch(/min must not exceed max/);
+    const stored = await ctx.deps.pool.query('SELECT id FROM opportunities');
+    expect(stored.rows.map((r) => r.id).sort()).toEqual(good.map((g) => g.id).sort());
+    expect(await indexedIds()).toEqual(good.map((g) => g.id).sort());
+  });
+
+  it('is idempotent: the same file twice changes nothing', async () => {
+    const records = [makeRecord(), makeRecord()];
+    const file = path.join(dir, 'twice.ndjson');
+    writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const first = await importNdjson(ctx.deps, file);
+    expect(first.store).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    const seqBefore = await ctx.deps.pool.query(
+      'SELECT id, sync_seq FROM opportunities ORDER BY id',
+    );
+    const second = await importNdjson(ctx.deps, file);
+    expect(second.store).toEqual({ inserted: 0, updated: 0, unchanged: 2 });
+    expect(second.sync.indexed).toBe(0);
+    const seqAfter = await ctx.deps.pool.query(
+      'SELECT id, sync_seq FROM opportunities ORDER BY id',
+    );
+    expect(seqAfter.rows).toEqual(seqBefore.rows);
+  });
+
+  it('runs as the CLI with --json and a non-zero exit status when a line is bad', async () => {
+    const file = path.join(dir, 'cli.ndjson');
+    const record = makeRecord();
+    writeFileSync(file, `${JSON.stringify(record)}\n{"id": 1}\n`);
+    const env = {
+      ...process.env,
+      DATABASE_URL: ctx.databaseUrl,
+      CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
+      LOG_LEVEL: 'silent',
+    };
+    const failure = await run('npx', ['tsx', 'src/cli/main.ts', 'import', file, '--json'], {
+      env,
+    }).then(
+      () => null,
+      (err: { code: number; stdout: string }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    const report = JSON.parse(failure?.stdout ?? '{}');
+    expect(report).toMatchObject({ ok: false, valid: 1, store: { inserted: 1 } });
+    expect(report.rejected[0].line).toBe(2);
+    expect(await indexedIds({ term: { id: record.id } })).toEqual([record.id]);
+  });
+});
+
+describe('index', () => {
+  it('matches every descendant class with one family term on the ancestors', async () => {
+    const family = [
+      makeRecord(classified(CLASSES.snowflake)),
+      makeRecord(classified(CLASSES.etl)),
+      makeRecord(classified(CLASSES.dataScientist)),
+    ];
+    const other = makeRecord(classified(CLASSES.javaBackend));
+    await storeAndIndex(ctx.deps, [...family, other]);
+    const ids = await indexedIds({ term: { taxonomy_ancestors: 'data' } });
+    for (const r of family) expect(ids).toContain(r.id);
+    expect(ids).not.toContain(other.id);
+    const sub = await indexedIds({ term: { taxonomy_ancestors: 'data_engineering' } });
+    expect(sub).toEqual(expect.arrayContaining([family[0]?.id, family[1]?.id]));
+    expect(sub).not.toContain(family[2]?.id);
+  });
+
+  it('incremental sync picks up changes and deletions, and a second sync finds nothing', async () => {
+    const a = makeRecord();
+    const b = makeRecord();
+    await storeAndIndex(ctx.deps, [a, b]);
+    await upsertOpportunities(
+      ctx.deps.pool,
+      [{ ...a, liveness_status: 'dead' }],
+      ctx.deps.taxonomy.version,
+    );
+    await deleteOpportunities(ctx.deps.pool, [b.id]);
+    const result = await syncIncremental(ctx.deps);
+    expect(result).toMatchObject({ indexed: 1, deleted: 1 });
+    expect(await indexedIds({ term: { liveness_status: 'dead' } })).toContain(a.id);
+    expect(await indexedIds({ term: { id: b.id } })).toEqual([]);
+    expect(await syncIncremental(ctx.deps)).toMatchObject({ indexed: 0, deleted: 0 });
+  });
+
+  it('two concurrent syncs index each change once', async () => {
+    await upsertOpportunities(
+      ctx.deps.pool,
+      [makeRecord(), makeRecord(), makeRecord()],
+      ctx.deps.taxonomy.version,
+    );
+    const [x, y] = await Promise.all([syncIncremental(ctx.deps), syncIncremental(ctx.deps)]);
+    expect(x.indexed + y.indexed).toBe(3);
+  });
+
+  it('reindex swaps the alias atomically while a loop of reads sees no error', async () => {
+    await storeAndIndex(
+      ctx.deps,
+      Array.from({ length: 50 }, () => makeRecord()),
+    );
+    const total = Number(
+      (await ctx.deps.pool.query('SELECT count(*) FROM opportunities WHERE deleted_at IS NULL'))
+        .rows[0].count,
+    );
+    const before = await aliasTargets(ctx.deps.search, ctx.deps.alias);
+    let reading = true;
+    let reads = 0;
+    const counts = new Set<number>();
+    const loop = (async () => {
+      while (reading) {
+        const res = await ctx.deps.search.count({ index: ctx.deps.alias });
+        counts.add(res.body.count);
+        reads++;
+      }
+    })();
+    const result = await reindex(ctx.deps);
+    reading = false;
+    await loop;
+    const after = await aliasTargets(ctx.deps.search, ctx.deps.alias);
+    expect(after).toEqual([result.index]);
+    expect(after).not.toEqual(before);
+    expect(result.indexed).toBe(total);
+    expect(reads).toBeGreaterThan(0);
+    expect([...counts]).toEqual([total]);
+    const old = await ctx.deps.search.indices.exists({ index: before[0] ?? 'none' });
+    expect(old.body).toBe(false);
+  });
+});
