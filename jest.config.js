@@ -15,8 +15,9 @@ module.exports = {
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 60_000,
     },
   ],
   maxWorkers: 2,
+  // Integration tests start processes and talk to real services; the unit tests never come close.
+  testTimeout: 60_000,
 };

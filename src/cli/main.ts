@@ -18,7 +18,9 @@ async function main(argv: string[]): Promise<number> {
     args = second === undefined ? rest : [second, ...rest];
   }
   if (!command) {
-    console.error(`usage: npm run cli -- COMMAND [--json]\n${commands.map((c) => `  ${c.usage}`).join('\n')}`);
+    console.error(
+      `usage: npm run cli -- COMMAND [--json]\n${commands.map((c) => `  ${c.usage}`).join('\n')}`,
+    );
     return 2;
   }
   const parsed = parseArgs(args);

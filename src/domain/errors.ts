@@ -46,6 +46,8 @@ export interface ErrorDetails {
 
 export class ApiError extends Error {
   readonly status: number;
+  /** Response headers that belong with this error (rate limit and usage, contract 7 and 8.3). */
+  headers: Record<string, string> = {};
 
   constructor(
     readonly code: ErrorCode,

@@ -1,15 +1,27 @@
 import express, { type Express } from 'express';
+import { Meter } from '../billing/meter';
+import { RateLimits } from '../billing/rate-limit';
 import type { AppDeps } from '../service/context';
+import { ReadService } from '../service/read-service';
+import { createAuthenticator } from './middleware/authenticate';
 import { errorHandler, notFound } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
+import { opportunityRoutes } from './routes/opportunities';
 import { previewRoutes } from './routes/preview';
 import { taxonomyRoutes } from './routes/taxonomy';
 
-/** Builds the express app from its dependencies; tests call it without a listening server. */
+/**
+ * Builds the express app from its dependencies; tests call it on an ephemeral port. The
+ * authenticator, rate limits and meter are built once here and shared by every adapter.
+ */
 export function createApp(deps: AppDeps): Express {
+  const auth = createAuthenticator(deps);
+  const limits = new RateLimits(deps.redis, deps.databaseName);
+  const reads = new ReadService(deps, new Meter(deps.pool), limits);
+
   const app = express();
   app.disable('x-powered-by');
   // Validators are set deliberately (taxonomy); authenticated reads are never cached.
@@ -21,7 +33,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger));
   app.use(healthRoutes(deps));
   app.use(taxonomyRoutes(deps));
-  app.use(previewRoutes(deps));
+  app.use(previewRoutes(deps, limits));
+  app.use(opportunityRoutes(deps, auth, reads));
   app.use(openApiRoutes());
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -1,4 +1,9 @@
 import type { Command } from '../command';
+import { accountCreateCommand } from './account-create';
+import { accountUpdateCommand } from './account-update';
+import { keyCreateCommand } from './key-create';
+import { keyListCommand } from './key-list';
+import { keyRevokeCommand } from './key-revoke';
 import { importCommand } from './import';
 import { migrateCommand } from './migrate';
 import { seedCommand } from './seed';
@@ -11,4 +16,11 @@ export const commands: Command[] = [
   syncCommand,
   reindexCommand,
   seedCommand,
+  accountCreateCommand,
+  accountUpdateCommand,
+  keyCreateCommand,
+  keyListCommand,
+  keyRevokeCommand,
 ];
+import { usageCommand } from './usage';
+commands.push(usageCommand);

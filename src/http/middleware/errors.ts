@@ -6,6 +6,7 @@ import type { Logger } from '../../infra/logger';
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const apiError = asApiError(err, logger, req);
+    res.set(apiError.headers);
     if (apiError.retryAfter !== undefined)
       res.setHeader('Retry-After', String(apiError.retryAfter));
     res.status(apiError.status).json(toEnvelope(apiError, req.requestId ?? 'unknown'));

@@ -1,0 +1,247 @@
+import type { Pool, PoolClient } from 'pg';
+import { ApiError } from '../domain/errors';
+import { allocate } from './allocate';
+import {
+  ACCOUNT_WITH_USAGE,
+  LOCK_ACCOUNT,
+  RECORD_DELIVERY,
+  USAGE_AND_NEW_IDS,
+  toAccountBilling,
+  toSafeInteger,
+  toUsage,
+  type AccountRow,
+  type RecordedRow,
+  type UsageAndNewRow,
+  type UsageColumns,
+} from './ledger-sql';
+import { currentPeriod, type Period } from './period';
+import { failClosed } from './pg-errors';
+import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
+import { pruneRequestIds, recordRequestId } from './request-ids';
+import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
+
+/** Who a metered request is billed to: the authenticated account and the key it used. */
+export interface BillingSubject {
+  accountId: string;
+  keyId: string;
+}
+
+export interface DeliveryOutcome {
+  /** Opportunities delivered for the first time this period (X-Service-New-Opportunity-Count). */
+  newCount: number;
+  includedNewCount: number;
+  paygNewCount: number;
+  chargeMillicents: number;
+  /** Usage after this delivery. */
+  usage: UsageSnapshot;
+}
+
+export interface MeterOptions {
+  /** The clock (tests move it across periods). */
+  now?: () => Date;
+  /** One spendRequestId() in this many also prunes expired ids; 0 never does. */
+  pruneOneIn?: number;
+  /** Bound on waiting for the account lock and on each statement; past it → 503. */
+  timeoutMs?: number;
+}
+
+/**
+ * The delivery ledger and wallet (contract 8.2, decisions 7). Every method fails closed: a store
+ * that cannot be reached or cannot answer becomes 503 metering_unavailable, never a free delivery.
+ */
+export class Meter {
+  private readonly now: () => Date;
+  private readonly pruneOneIn: number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly pool: Pool,
+    options: MeterOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.pruneOneIn = options.pruneOneIn ?? 1000;
+    this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? 5000));
+  }
+
+  /**
+   * Spends a request id for the account (decisions 7): called by every authenticated list, detail
+   * or tool call, before any work, whatever happens next. 409 duplicate_request_id when spent.
+   */
+  async spendRequestId(subject: BillingSubject, requestId: string): Promise<void> {
+    const fresh = await failClosed(() => recordRequestId(this.pool, subject.accountId, requestId));
+    if (!fresh) {
+      throw new ApiError(
+        'duplicate_request_id',
+        'This X-Request-ID was already used by this account; retry with a new one.',
+      );
+    }
+    // Pruning rides along occasionally instead of on every request, off the request's path.
+    if (this.pruneOneIn > 0 && Math.random() * this.pruneOneIn < 1) {
+      this.pruneRequestIds().catch(() => undefined);
+    }
+  }
+
+  /** Deletes spent ids past the 7-day retention (one bounded batch); returns how many. */
+  pruneRequestIds(): Promise<number> {
+    return failClosed(() => pruneRequestIds(this.pool, this.now()));
+  }
+
+  /**
+   * Records what a response is about to deliver and charges for it, in one transaction
+   * (decisions 7). Throws 402 insufficient_balance or opportunity_quota_exhausted with nothing
+   * recorded or charged, and 503 metering_unavailable when the store fails.
+   */
+  async deliver(
+    subject: BillingSubject,
+    requestId: string,
+    opportunityIds: readonly string[],
+  ): Promise<DeliveryOutcome> {
+    // Zero-result pages consume nothing (contract 8.2.2): no lock, no write.
+    if (opportunityIds.length === 0) return noDelivery(await this.snapshot(subject));
+    return failClosed(() =>
+      this.transaction((client) => this.record(client, subject, requestId, opportunityIds)),
+    );
+  }
+
+  /** Usage for responses that deliver nothing (counts, errors after authentication) and the CLI. */
+  snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
+    return failClosed(async () => {
+      const now = this.now();
+      const { rows } = await this.pool.query<
+        AccountRow & UsageColumns & { usage_period_start: Date | null }
+      >(ACCOUNT_WITH_USAGE, [subject.accountId, now]);
+      const row = rows[0];
+      if (!row) throw new Error(`account ${subject.accountId} not found`);
+      const account = toAccountBilling(row);
+      const period = periodOf(account, now);
+      // The latest usage row counts only when it is this period's (a new period starts at zero).
+      const current = row.usage_period_start?.getTime() === period.start.getTime();
+      return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE);
+    });
+  }
+
+  /**
+   * The order matters. 1: lock the account row, which every writer of this account's ledger and
+   * wallet takes first, so concurrent requests of one account wait their turn (decisions 8) while
+   * other accounts proceed. 2: in a new statement (so a fresh snapshot that sees what the previous
+   * lock holder committed) find the new ids and the usage. 3: decide the allocation and whether
+   * it is covered, before writing anything. 4: write it all in one statement.
+   */
+  private async record(
+    client: PoolClient,
+    subject: BillingSubject,
+    requestId: string,
+    ids: readonly string[],
+  ): Promise<DeliveryOutcome> {
+    const now = this.now();
+    const locked = (await client.query<AccountRow>(LOCK_ACCOUNT, [subject.accountId])).rows[0];
+    if (!locked) throw new Error(`account ${subject.accountId} not found`);
+    const account = toAccountBilling(locked);
+    const period = periodOf(account, now);
+
+    const { rows } = await client.query<UsageAndNewRow>(USAGE_AND_NEW_IDS, [
+      subject.accountId,
+      subject.keyId,
+      period.start,
+      ids,
+    ]);
+    const state = rows[0];
+    if (!state?.key_found)
+      throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
+    const usage = toUsage(state);
+    const newIds = state.new_ids;
+    if (newIds.length === 0) return noDelivery(buildSnapshot(account, period, usage));
+
+    const allocation = allocate({
+      newCount: newIds.length,
+      billingModel: account.settings.billingModel,
+      includedAvailable: includedAvailable({
+        accountAllowance: accountAllowance(account.plan, account.settings).allowance,
+        accountIncludedUsed: usage.includedUsed,
+        keyAllowance: state.key_allowance,
+        keyIncludedUsed: state.key_included_used ?? 0,
+      }),
+      balanceMillicents: account.balanceMillicents,
+    });
+
+    const written = (
+      await client.query<RecordedRow>(RECORD_DELIVERY, [
+        subject.accountId,
+        subject.keyId,
+        period.start,
+        newIds,
+        requestId,
+        allocation.included,
+        PRICE_PER_OPPORTUNITY_MILLICENTS,
+        allocation.chargeMillicents,
+        allocation.payg,
+        period.end,
+      ])
+    ).rows[0];
+    // Under the lock the ids found new must all insert; anything else is a broken invariant, and
+    // throwing rolls the whole delivery back rather than charge for what was not recorded.
+    if (
+      !written ||
+      written.inserted !== newIds.length ||
+      toSafeInteger(written.charged) !== allocation.chargeMillicents
+    ) {
+      throw new Error('metering invariant broken: recorded deliveries differ from the allocation');
+    }
+    const after: AccountBilling = {
+      ...account,
+      balanceMillicents: account.balanceMillicents - allocation.chargeMillicents,
+    };
+    return {
+      newCount: newIds.length,
+      includedNewCount: allocation.included,
+      paygNewCount: allocation.payg,
+      chargeMillicents: allocation.chargeMillicents,
+      usage: buildSnapshot(after, period, toUsage(written)),
+    };
+  }
+
+  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    // A checked-out client whose connection dies emits 'error'; unheard, that event would crash
+    // the process. Heard, it marks the client to be discarded; the pending query rejects anyway.
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      // One round trip: the timeouts bound lock waits and statements of this transaction only.
+      await client.query(
+        `BEGIN; SET LOCAL lock_timeout = ${this.timeoutMs}; SET LOCAL statement_timeout = ${this.timeoutMs}`,
+      );
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
+        // A connection that cannot even roll back is discarded, not returned to the pool.
+        broken ??= rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+      });
+      throw err;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
+  }
+}
+
+function periodOf(account: AccountBilling, now: Date): Period {
+  return currentPeriod(
+    {
+      billingModel: account.settings.billingModel,
+      periodKind: account.plan.periodKind,
+      storedStart: account.storedPeriodStart,
+      storedEnd: account.storedPeriodEnd,
+    },
+    now,
+  );
+}
+
+function noDelivery(usage: UsageSnapshot): DeliveryOutcome {
+  return { newCount: 0, includedNewCount: 0, paygNewCount: 0, chargeMillicents: 0, usage };
+}

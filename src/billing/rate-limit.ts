@@ -1,0 +1,118 @@
+import type { Redis } from 'ioredis';
+import { ApiError, type ErrorCode } from '../domain/errors';
+import { Limiter, type LimitDecision } from '../infra/limiter';
+import type { BillingSubject } from './meter';
+
+export interface RateDecision {
+  /** Effective requests per window: the stricter of account and key (decisions 6). */
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets, at least 1 (decisions 8). */
+  resetSeconds: number;
+}
+
+/** What a rate check needs: who is calling and their limits (plans.accountRps, key rps). */
+export interface RateSubject extends BillingSubject {
+  accountRps: number;
+  /** The key's own limit; null when the key has none (decisions 6). */
+  keyRps: number | null;
+}
+
+/**
+ * A 429 that still carries the window it hit, so that the response can show X-RateLimit-* as well
+ * as Retry-After (contract 8.3). It is an ApiError like any other.
+ */
+export class RateLimitExceeded extends ApiError {
+  constructor(
+    code: Extract<ErrorCode, 'rate_limit_exceeded' | 'preview_rate_limit_exceeded'>,
+    message: string,
+    readonly decision: RateDecision,
+  ) {
+    super(code, message, undefined, decision.resetSeconds);
+    this.name = 'RateLimitExceeded';
+  }
+}
+
+/**
+ * Request rates (contract 8.1, 8.2.5; decisions 5 and 8): per account and per key in one-second
+ * windows, and per client address for the anonymous preview in one-minute windows. Every
+ * authenticated request counts, whether or not it consumes allowance. Counters live in Redis when
+ * configured; the Limiter falls back to process memory when Redis is absent or fails, so an outage
+ * of Redis loosens the limits to per-process ones but never stops the service.
+ */
+export class RateLimits {
+  private readonly accounts: Limiter;
+  private readonly keys: Limiter;
+  private readonly preview: Limiter;
+
+  /** `namespace` keeps deployments (and test databases) that share one Redis apart. */
+  constructor(redis: Redis | null, namespace = 'default') {
+    this.accounts = new Limiter(redis, {
+      keyPrefix: `rl:${namespace}:account`,
+      durationSeconds: 1,
+    });
+    this.keys = new Limiter(redis, { keyPrefix: `rl:${namespace}:key`, durationSeconds: 1 });
+    this.preview = new Limiter(redis, {
+      keyPrefix: `rl:${namespace}:preview`,
+      durationSeconds: 60,
+    });
+  }
+
+  /** Counts the request against its account and its key; throws 429 rate_limit_exceeded. */
+  async check(subject: RateSubject): Promise<RateDecision> {
+    // A key limit at or above the account's can never bind first: skip its counter (one round
+    // trip fewer) and show the account's window.
+    const keyBinds = subject.keyRps !== null && subject.keyRps < subject.accountRps;
+    const [account, key] = await Promise.all([
+      this.accounts.consume(subject.accountId, subject.accountRps),
+      keyBinds && subject.keyRps !== null ? this.keys.consume(subject.keyId, subject.keyRps) : null,
+    ]);
+    const decisions = key ? [account, key] : [account];
+    const refused = decisions.filter((d) => !d.allowed);
+    const shown = stricter(decisions);
+    if (refused.length > 0) {
+      const wait = Math.max(...refused.map((d) => d.resetSeconds));
+      throw new RateLimitExceeded(
+        'rate_limit_exceeded',
+        `Rate limit of ${shown.limit} requests per second exceeded; retry after ${wait} s.`,
+        { ...shown, remaining: 0, resetSeconds: wait },
+      );
+    }
+    return shown;
+  }
+
+  /** Anonymous preview (decisions 5): `perMinute` requests a minute per client address. */
+  async previewCheck(clientIp: string, perMinute: number): Promise<RateDecision> {
+    const d = await this.preview.consume(clientIp, perMinute);
+    if (!d.allowed) {
+      throw new RateLimitExceeded(
+        'preview_rate_limit_exceeded',
+        `The preview allows ${perMinute} requests a minute; retry after ${d.resetSeconds} s.`,
+        toRate(d),
+      );
+    }
+    return toRate(d);
+  }
+}
+
+/** The window a client should go by: the lowest limit and remaining, the latest reset. */
+function stricter(decisions: LimitDecision[]): RateDecision {
+  return {
+    limit: Math.min(...decisions.map((d) => d.limit)),
+    remaining: Math.min(...decisions.map((d) => d.remaining)),
+    resetSeconds: Math.max(...decisions.map((d) => d.resetSeconds)),
+  };
+}
+
+function toRate(d: LimitDecision): RateDecision {
+  return { limit: d.limit, remaining: d.remaining, resetSeconds: d.resetSeconds };
+}
+
+/** contract 8.3: X-RateLimit-* on every authenticated response, 429s included. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(Math.max(0, decision.remaining)),
+    'X-RateLimit-Reset': String(Math.max(1, Math.ceil(decision.resetSeconds))),
+  };
+}

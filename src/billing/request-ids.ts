@@ -1,0 +1,37 @@
+import type { Pool } from 'pg';
+
+// Spent request ids (contract 5.6, decisions 7): one autocommitted statement, outside the delivery
+// transaction, because the id stays spent whatever the request's outcome (a retry after 402, 429 or
+// 503 needs a new id) and a delivery's rollback must not give it back.
+
+/** decisions 7: "A spent id is remembered for at least 7 days (older ones may be pruned)." */
+export const REQUEST_ID_RETENTION_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Records the id for the account; false when the account had already spent it. */
+export async function recordRequestId(
+  pool: Pool,
+  accountId: string,
+  requestId: string,
+): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `INSERT INTO metering_request_ids (account_id, request_id) VALUES ($1, $2)
+     ON CONFLICT (account_id, request_id) DO NOTHING`,
+    [accountId, requestId],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * Deletes ids spent more than the retention ago, at most `batch` at a time so that one prune never
+ * holds a long transaction; returns how many it removed. Repeat until it returns less than `batch`.
+ */
+export async function pruneRequestIds(pool: Pool, now: Date, batch = 5000): Promise<number> {
+  const cutoff = new Date(now.getTime() - REQUEST_ID_RETENTION_DAYS * DAY_MS);
+  const { rowCount } = await pool.query(
+    `DELETE FROM metering_request_ids WHERE ctid = ANY (ARRAY(
+       SELECT ctid FROM metering_request_ids WHERE created_at < $1 LIMIT $2))`,
+    [cutoff, batch],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,145 @@
+import type { Pool } from 'pg';
+import { DEFAULT_DATABASE_URL, parseEnv } from '../../config';
+import {
+  ACCOUNT_STATUSES,
+  accountLimits,
+  AccountInputError,
+  BILLING_MODELS,
+  createAccount,
+  PLAN_IDS,
+  type Account,
+  type AccountPatch,
+} from '../../store/account-repo';
+import { createPool, ensureDatabase } from '../../store/db';
+import { migrate } from '../../store/migrate';
+import { intFlag, stringFlag, UsageError, type Command, type ParsedArgs } from '../command';
+
+// decisions 10: `account create` and `account update` share their flags; the parsing lives here.
+
+const ACCOUNT_FLAGS = [
+  'plan',
+  'billing-model',
+  'balance-millicents',
+  'allowance',
+  'rps',
+  'page-size',
+  'status',
+  'period-start',
+  'period-end',
+  'name',
+] as const;
+
+/** `none` clears an optional value on update (an override, the period, the name). */
+const CLEAR = 'none';
+
+function oneOf<T extends string>(
+  args: ParsedArgs,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
+  const v = stringFlag(args, name);
+  if (v === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new UsageError(`--${name} must be one of ${allowed.join('|')}`);
+  }
+  return v as T;
+}
+
+function clearableInt(
+  args: ParsedArgs,
+  name: string,
+  clearable: boolean,
+): number | null | undefined {
+  if (clearable && args.flags.get(name) === CLEAR) return null;
+  return intFlag(args, name);
+}
+
+function dateFlag(args: ParsedArgs, name: string, clearable: boolean): Date | null | undefined {
+  const v = stringFlag(args, name);
+  if (v === undefined) return undefined;
+  if (clearable && v === CLEAR) return null;
+  const date = new Date(v);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be an ISO date-time`);
+  return date;
+}
+
+/** The account flags as a patch; `clearable` (update) accepts `none` to clear a value. */
+export function accountFlags(args: ParsedArgs, clearable: boolean): AccountPatch {
+  for (const flag of args.flags.keys()) {
+    if (!(ACCOUNT_FLAGS as readonly string[]).includes(flag)) {
+      throw new UsageError(`unknown flag --${flag}`);
+    }
+  }
+  const name = stringFlag(args, 'name');
+  return {
+    plan: oneOf(args, 'plan', PLAN_IDS),
+    billing_model: oneOf(args, 'billing-model', BILLING_MODELS),
+    status: oneOf(args, 'status', ACCOUNT_STATUSES),
+    balance_millicents: intFlag(args, 'balance-millicents'),
+    // For legacy_entitlement this is THE fixed allowance (decisions 6).
+    allowance_override: clearableInt(args, 'allowance', clearable),
+    rps_override: clearableInt(args, 'rps', clearable),
+    page_size_override: clearableInt(args, 'page-size', clearable),
+    period_start: dateFlag(args, 'period-start', clearable),
+    period_end: dateFlag(args, 'period-end', clearable),
+    name: clearable && name === CLEAR ? null : name,
+  };
+}
+
+/** The JSON an account command prints: numbers as numbers, dates ISO. */
+export function accountJson(account: Account): Record<string, unknown> {
+  const limits = accountLimits(account);
+  return {
+    ok: true,
+    id: account.id,
+    name: account.name,
+    plan: account.plan.id,
+    billing_model: account.billing_model,
+    status: account.status,
+    balance_millicents: account.balance_millicents,
+    allowance_override: account.allowance_override,
+    rps_override: account.rps_override,
+    page_size_override: account.page_size_override,
+    period_start: account.period_start?.toISOString() ?? null,
+    period_end: account.period_end?.toISOString() ?? null,
+    created_at: account.created_at.toISOString(),
+    limits: {
+      allowance: limits.allowance,
+      requests_per_second: limits.rps,
+      max_page_size: limits.pageSize,
+    },
+  };
+}
+
+/**
+ * Account and key commands need Postgres only: unlike bootstrap, this never starts a search
+ * engine (decisions 10: the first command that needs OpenSearch starts it). Migrates first, as
+ * every CLI command does. Invalid input is a usage error (exit status 2).
+ */
+export async function withPostgres<T>(fn: (pool: Pool) => Promise<T>): Promise<T> {
+  const env = parseEnv();
+  const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (!env.DATABASE_URL) await ensureDatabase(url);
+  const pool = createPool(url, 2);
+  try {
+    await migrate(pool);
+    return await fn(pool);
+  } catch (err) {
+    if (err instanceof AccountInputError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    await pool.end();
+  }
+}
+
+export const accountCreateCommand: Command = {
+  name: 'account create',
+  usage:
+    'account create --plan free|builder|growth|enterprise [--billing-model plan|legacy_entitlement|legacy_wallet] [--balance-millicents N] [--allowance N] [--rps N] [--page-size N] [--status active|disabled|suspended|pending|expired] [--period-start ISO --period-end ISO] [--name TEXT]',
+  async run(args) {
+    if (args.positional.length) throw new UsageError('account create takes no positional argument');
+    // Without --plan an account starts on Free (contract 8.1).
+    const input = accountFlags(args, false);
+    return accountJson(await withPostgres((pool) => createAccount(pool, input)));
+  },
+};

@@ -1,0 +1,17 @@
+import { updateAccount } from '../../store/account-repo';
+import { UsageError, type Command } from '../command';
+import { accountFlags, accountJson, withPostgres } from './account-create';
+
+export const accountUpdateCommand: Command = {
+  name: 'account update',
+  usage:
+    'account update ID [same flags as account create; `none` clears an override or the period]',
+  async run(args) {
+    const [id, ...extra] = args.positional;
+    if (!id || extra.length) throw new UsageError('account update needs exactly one account ID');
+    const patch = accountFlags(args, true);
+    const account = await withPostgres((pool) => updateAccount(pool, id, patch));
+    if (!account) throw new Error(`no account ${id}`);
+    return accountJson(account);
+  },
+};

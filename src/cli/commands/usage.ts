@@ -1,0 +1,37 @@
+import { Meter } from '../../billing/meter';
+import { stringFlag, UsageError, type Command } from '../command';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `usage --account ID` (decisions 10): the account's current period, used, remaining and balance.
+ * It reads the same snapshot as the usage headers (contract 8.3), so the two always agree.
+ */
+export const usageCommand: Command = {
+  name: 'usage',
+  usage: 'usage --account ID',
+  async run(args, deps) {
+    const accountId = stringFlag(args, 'account');
+    if (accountId === undefined) throw new UsageError('--account is required');
+    if (!UUID.test(accountId)) throw new UsageError('--account must be an account id (a uuid)');
+    const { pool } = await deps();
+    const usage = await new Meter(pool).snapshot({ accountId });
+    return {
+      account_id: accountId,
+      plan: usage.planId,
+      billing_model: usage.billingModel,
+      period_start: usage.periodStart.toISOString(),
+      period_end: usage.periodEnd.toISOString(),
+      allowance: usage.allowance,
+      used: usage.used,
+      included_used: usage.includedUsed,
+      payg_used: usage.paygUsed,
+      remaining: usage.remaining,
+      balance_millicents: usage.balanceMillicents,
+      prepaid_credits: usage.prepaidCredits,
+      ...(usage.allowanceUnset
+        ? { allowance_note: 'no allowance configured: nothing included' }
+        : {}),
+    };
+  },
+};

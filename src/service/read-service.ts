@@ -1,0 +1,181 @@
+import type { Meter, BillingSubject } from '../billing/meter';
+import { RateLimitExceeded, rateLimitHeaders, type RateLimits } from '../billing/rate-limit';
+import { usageHeaders } from '../billing/headers';
+import { ApiError, validationError } from '../domain/errors';
+import {
+  parseRestQuery,
+  parseToolArgs,
+  type Endpoint,
+  type ParsedRequest,
+} from '../domain/filters';
+import { findOpportunity } from '../store/opportunity-repo';
+import type { AuthContext } from './auth';
+import type { AppDeps } from './context';
+import {
+  listEnvelope,
+  type CountEnvelope,
+  type DetailEnvelope,
+  type ListEnvelope,
+} from './envelopes';
+import { countMatching, searchPage } from './opportunity-search';
+import { accountLimits } from '../store/account-repo';
+
+/** Who is asking, as the REST and MCP adapters both establish it. */
+export interface Caller {
+  auth: AuthContext;
+  requestId: string;
+  /** Only a caller-supplied id can have been used before (decisions 7). */
+  requestIdSupplied: boolean;
+  marketplaceVerified: boolean;
+}
+
+/** Filters as they arrive: a REST query string or MCP tool arguments. */
+export type FilterInput =
+  | { from: 'rest'; query: Record<string, unknown> }
+  | { from: 'tool'; args: Record<string, unknown> };
+
+export interface Served<T> {
+  body: T;
+  /** Rate limit and usage headers of contract 8.3. */
+  headers: Record<string, string>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The authenticated read surface that REST and MCP both call, so they share data, quota, rate
+ * limits and ledger. Every outcome, success or ApiError, carries the headers of contract 8.3.
+ */
+export class ReadService {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly meter: Meter,
+    private readonly limits: RateLimits,
+  ) {}
+
+  list(caller: Caller, input: FilterInput): Promise<Served<ListEnvelope>> {
+    return this.serve(caller, true, async () => {
+      const request = this.parse('list', input, caller);
+      const page = await searchPage(this.deps, request, caller.auth.account.id);
+      const outcome = await this.meter.deliver(
+        subject(caller),
+        caller.requestId,
+        page.records.map((r) => r.id),
+      );
+      return {
+        body: listEnvelope(
+          page.records,
+          page.nextCursor,
+          request.limit,
+          caller.requestId,
+          request.appliedFilters,
+        ),
+        usage: usageHeaders(outcome.usage, outcome, {
+          marketplaceVerified: caller.marketplaceVerified,
+        }),
+      };
+    });
+  }
+
+  count(caller: Caller, input: FilterInput): Promise<Served<CountEnvelope>> {
+    return this.serve(caller, false, async () => {
+      const request = this.parse('count', input, caller);
+      const count = await countMatching(this.deps, request.filter);
+      return {
+        body: {
+          count,
+          meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
+        },
+        usage: await this.snapshotHeaders(caller),
+      };
+    });
+  }
+
+  detail(caller: Caller, id: unknown): Promise<Served<DetailEnvelope>> {
+    return this.serve(caller, true, async () => {
+      if (typeof id !== 'string' || !UUID.test(id)) {
+        throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
+      }
+      const record = await findOpportunity(this.deps.pool, id.toLowerCase()).catch(
+        (err: unknown) => {
+          throw storeError(err);
+        },
+      );
+      if (!record)
+        throw new ApiError('opportunity_not_found', `No canonical opportunity has id ${id}.`);
+      const outcome = await this.meter.deliver(subject(caller), caller.requestId, [record.id]);
+      return {
+        body: { data: record, meta: { request_id: caller.requestId } },
+        usage: usageHeaders(outcome.usage, outcome, {
+          marketplaceVerified: caller.marketplaceVerified,
+        }),
+      };
+    });
+  }
+
+  /**
+   * Common admission and header handling. Billable calls spend their request id first, whatever
+   * happens next (decisions 7); then the per-account and per-key rate limits apply to every call
+   * (contract 8.2.5). On an error the account's current usage still goes out with it.
+   */
+  private async serve<T>(
+    caller: Caller,
+    billable: boolean,
+    work: () => Promise<{ body: T; usage: Record<string, string> }>,
+  ): Promise<Served<T>> {
+    const headers: Record<string, string> = {};
+    try {
+      if (billable && caller.requestIdSupplied)
+        await this.meter.spendRequestId(subject(caller), caller.requestId);
+      const limits = accountLimits(caller.auth.account);
+      const decision = await this.limits.check({
+        ...subject(caller),
+        accountRps: limits.rps,
+        keyRps: caller.auth.key.rps,
+      });
+      Object.assign(headers, rateLimitHeaders(decision));
+      const { body, usage } = await work();
+      return { body, headers: { ...headers, ...usage } };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err instanceof RateLimitExceeded) Object.assign(headers, rateLimitHeaders(err.decision));
+      Object.assign(headers, err.headers);
+      if (err.code !== 'metering_unavailable') {
+        Object.assign(headers, await this.snapshotHeaders(caller).catch(() => ({})), err.headers);
+      }
+      err.headers = headers;
+      throw err;
+    }
+  }
+
+  private parse(endpoint: Endpoint, input: FilterInput, caller: Caller): ParsedRequest {
+    const ctx = {
+      taxonomy: this.deps.taxonomy,
+      maxPageSize: accountLimits(caller.auth.account).pageSize,
+    };
+    return input.from === 'rest'
+      ? parseRestQuery(endpoint, input.query, ctx)
+      : parseToolArgs(endpoint, input.args, ctx);
+  }
+
+  private async snapshotHeaders(caller: Caller): Promise<Record<string, string>> {
+    const snapshot = await this.meter.snapshot(subject(caller));
+    return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
+  }
+}
+
+const subject = (caller: Caller): BillingSubject => ({
+  accountId: caller.auth.account.id,
+  keyId: caller.auth.key.id,
+});
+
+function storeError(err: unknown): ApiError {
+  return err instanceof ApiError
+    ? err
+    : new ApiError(
+        'metering_unavailable',
+        'The opportunity store is unavailable; retry later.',
+        undefined,
+        5,
+      );
+}

@@ -1,0 +1,227 @@
+import type { Pool } from 'pg';
+import { z } from 'zod';
+
+// Plans (contract 8.1) and accounts (decisions 6), over the tables of migrations/003.
+
+export const PLAN_IDS = ['free', 'builder', 'growth', 'enterprise'] as const;
+export const BILLING_MODELS = ['plan', 'legacy_entitlement', 'legacy_wallet'] as const;
+export const ACCOUNT_STATUSES = ['active', 'disabled', 'suspended', 'pending', 'expired'] as const;
+
+export type PlanId = (typeof PLAN_IDS)[number];
+export type BillingModel = (typeof BILLING_MODELS)[number];
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+export interface Plan {
+  id: PlanId;
+  label: string;
+  /** Null: account-specific (enterprise), see allowance_override. */
+  opportunity_allowance: number | null;
+  period_kind: 'calendar_month' | 'billing_period';
+  requests_per_second: number;
+  max_page_size: number;
+}
+
+export interface Account {
+  id: string;
+  name: string | null;
+  plan: Plan;
+  billing_model: BillingModel;
+  status: AccountStatus;
+  /** Integer millicents (bigint column); safe as a JS number up to 2^53. */
+  balance_millicents: number;
+  /** For legacy_entitlement this is the fixed allowance (decisions 6). */
+  allowance_override: number | null;
+  rps_override: number | null;
+  page_size_override: number | null;
+  period_start: Date | null;
+  period_end: Date | null;
+  created_at: Date;
+}
+
+export class AccountInputError extends Error {}
+
+const count = z.number().int().min(0).max(2_147_483_647);
+const AccountPatchSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).nullable().optional(),
+  plan: z.enum(PLAN_IDS).optional(),
+  billing_model: z.enum(BILLING_MODELS).optional(),
+  status: z.enum(ACCOUNT_STATUSES).optional(),
+  balance_millicents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  allowance_override: count.nullable().optional(),
+  rps_override: count.min(1).nullable().optional(),
+  // Overall maximum page size is 100 (contract 8.1).
+  page_size_override: z.number().int().min(1).max(100).nullable().optional(),
+  period_start: z.date().nullable().optional(),
+  period_end: z.date().nullable().optional(),
+});
+
+export type AccountPatch = z.input<typeof AccountPatchSchema>;
+/** Everything is optional: a new account starts on Free, plan-billed and active (contract 8.1). */
+export type AccountInput = AccountPatch;
+
+function validate(input: AccountPatch): AccountPatch {
+  const parsed = AccountPatchSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AccountInputError(`${issue?.path.join('.') ?? 'input'}: ${issue?.message ?? ''}`);
+  }
+  const { period_start: start, period_end: end } = parsed.data;
+  // A billing period is given whole or cleared whole (migration 003's CHECKs, decisions 6).
+  if ((start === undefined) !== (end === undefined) || (start === null) !== (end === null)) {
+    throw new AccountInputError('period_start and period_end must be given together');
+  }
+  if (start instanceof Date && end instanceof Date) {
+    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) {
+      throw new AccountInputError('period_start and period_end must be valid dates');
+    }
+    if (start >= end) throw new AccountInputError('period_start must be before period_end');
+  }
+  return parsed.data;
+}
+
+/** The select list shared with the key lookup (api-key-repo), which joins the same tables. */
+export const ACCOUNT_COLUMNS = `
+  a.id AS account_id, a.name AS account_name, a.billing_model, a.status,
+  a.balance_millicents::text AS balance_millicents, a.allowance_override, a.rps_override,
+  a.page_size_override, a.period_start, a.period_end, a.created_at AS account_created_at,
+  p.id AS plan_id, p.label AS plan_label, p.opportunity_allowance AS plan_allowance,
+  p.period_kind AS plan_period_kind, p.requests_per_second AS plan_rps,
+  p.max_page_size AS plan_max_page_size`;
+
+export interface AccountRow {
+  account_id: string;
+  account_name: string | null;
+  billing_model: BillingModel;
+  status: AccountStatus;
+  balance_millicents: string;
+  allowance_override: number | null;
+  rps_override: number | null;
+  page_size_override: number | null;
+  period_start: Date | null;
+  period_end: Date | null;
+  account_created_at: Date;
+  plan_id: PlanId;
+  plan_label: string;
+  plan_allowance: number | null;
+  plan_period_kind: Plan['period_kind'];
+  plan_rps: number;
+  plan_max_page_size: number;
+}
+
+export function rowToAccount(row: AccountRow): Account {
+  const balance = Number(row.balance_millicents);
+  if (!Number.isSafeInteger(balance))
+    throw new Error(`account ${row.account_id}: balance overflow`);
+  return {
+    id: row.account_id,
+    name: row.account_name,
+    plan: {
+      id: row.plan_id,
+      label: row.plan_label,
+      opportunity_allowance: row.plan_allowance,
+      period_kind: row.plan_period_kind,
+      requests_per_second: row.plan_rps,
+      max_page_size: row.plan_max_page_size,
+    },
+    billing_model: row.billing_model,
+    status: row.status,
+    balance_millicents: balance,
+    allowance_override: row.allowance_override,
+    rps_override: row.rps_override,
+    page_size_override: row.page_size_override,
+    period_start: row.period_start,
+    period_end: row.period_end,
+    created_at: row.account_created_at,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (id: string): boolean => UUID.test(id);
+
+export async function getAccount(pool: Pool, id: string): Promise<Account | null> {
+  if (!isUuid(id)) return null;
+  const { rows } = await pool.query<AccountRow>(
+    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1`,
+    [id],
+  );
+  return rows[0] ? rowToAccount(rows[0]) : null;
+}
+
+// Input field → column. `plan` is the only renamed one.
+const COLUMN: Record<keyof AccountPatch, string> = {
+  name: 'name',
+  plan: 'plan_id',
+  billing_model: 'billing_model',
+  status: 'status',
+  balance_millicents: 'balance_millicents',
+  allowance_override: 'allowance_override',
+  rps_override: 'rps_override',
+  page_size_override: 'page_size_override',
+  period_start: 'period_start',
+  period_end: 'period_end',
+};
+
+function assignments(patch: AccountPatch): { columns: string[]; values: unknown[] } {
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  for (const field of Object.keys(COLUMN) as (keyof AccountPatch)[]) {
+    const value = patch[field];
+    if (value === undefined) continue;
+    columns.push(COLUMN[field]);
+    values.push(value);
+  }
+  return { columns, values };
+}
+
+export async function createAccount(pool: Pool, input: AccountInput = {}): Promise<Account> {
+  const { columns, values } = assignments(validate(input));
+  const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+  const sql = columns.length
+    ? `INSERT INTO accounts (${columns.join(', ')}) VALUES (${placeholders}) RETURNING id`
+    : 'INSERT INTO accounts DEFAULT VALUES RETURNING id';
+  const { rows } = await pool.query<{ id: string }>(sql, values);
+  const account = rows[0] ? await getAccount(pool, rows[0].id) : null;
+  if (!account) throw new Error('account insert returned no row');
+  return account;
+}
+
+/** Applies the fields present in `patch`; null clears an override. Null when there is no such id. */
+export async function updateAccount(
+  pool: Pool,
+  id: string,
+  patch: AccountPatch,
+): Promise<Account | null> {
+  if (!isUuid(id)) return null;
+  const { columns, values } = assignments(validate(patch));
+  if (columns.length) {
+    const set = columns.map((c, i) => `${c} = $${i + 2}`).join(', ');
+    const { rowCount } = await pool.query(
+      `UPDATE accounts SET ${set}, updated_at = now() WHERE id = $1`,
+      [id, ...values],
+    );
+    if (!rowCount) return null;
+  }
+  return getAccount(pool, id);
+}
+
+export interface AccountLimits {
+  allowance: number | null;
+  rps: number;
+  pageSize: number;
+}
+
+/**
+ * The account-level limits before any per-key limit (decisions 6: the stricter of key and account
+ * applies, which is the caller's job). `allowance` null: none is set (enterprise without override).
+ */
+export function accountLimits(account: Account): AccountLimits {
+  return {
+    // legacy_wallet has no included allowance: every new opportunity is charged (decisions 6).
+    allowance:
+      account.billing_model === 'legacy_wallet'
+        ? 0
+        : (account.allowance_override ?? account.plan.opportunity_allowance),
+    rps: account.rps_override ?? account.plan.requests_per_second,
+    pageSize: Math.min(account.page_size_override ?? account.plan.max_page_size, 100),
+  };
+}

@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import {
+  AccountInputError,
+  createAccount,
+  getAccount,
+  updateAccount,
+} from '../../src/store/account-repo';
+import { createApiKey, generateApiKey, revokeApiKey } from '../../src/store/api-key-repo';
+import { startAuthApp, type AuthApp } from '../support/auth-app';
+import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+
+// decisions 6 (accounts, keys) and 10 (the admin CLI), against the real Postgres.
+
+// Each CLI run is a child process of 1 to 2 s (the project-level testTimeout is not applied).
+jest.setTimeout(60_000);
+
+let ctx: TestContext;
+let app: AuthApp;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  app = await startAuthApp(ctx.deps);
+});
+afterAll(async () => {
+  await app.close();
+  await ctx.close();
+});
+
+interface CliResult {
+  code: number;
+  out: Record<string, unknown>;
+}
+
+/** The real CLI in a child process; with --json it prints exactly one JSON line on stdout. */
+function cli(...args: string[]): Promise<CliResult> {
+  const env = {
+    ...process.env,
+    DATABASE_URL: ctx.databaseUrl,
+    OPENSEARCH_URL: process.env.OPENSEARCH_URL,
+    CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      'npx',
+      ['tsx', 'src/cli/main.ts', ...args, '--json'],
+      { cwd: path.resolve(__dirname, '../..'), env },
+      (err, stdout) => {
+        const lines = stdout.trim().split('\n');
+        if (lines.length !== 1) {
+          reject(new Error(`expected one line of stdout, got: ${stdout}`));
+          return;
+        }
+        const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
+        resolve({ code, out: JSON.parse(lines[0] ?? 'null') as Record<string, unknown> });
+      },
+    );
+  });
+}
+
+describe('admin CLI', () => {
+  it('creates and updates an account, then creates, lists and revokes its key', async () => {
+    const created = await cli(
+      ...['account', 'create', '--plan', 'builder', '--billing-model', 'legacy_entitlement'],
+      ...['--allowance', '500', '--rps', '4', '--page-size', '50', '--name', 'Acme Ltd'],
+      ...['--balance-millicents', '123456', '--period-start', '2025-01-01T00:00:00Z'],
+      ...['--period-end', '2025-02-01T00:00:00Z'],
+    );
+    expect(created.code).toBe(0);
+    const id = String(created.out.id);
+    expect(created.out).toMatchObject({
+      name: 'Acme Ltd',
+      plan: 'builder',
+      billing_model: 'legacy_entitlement',
+      status: 'active',
+      balance_millicents: 123456,
+      allowance_override: 500,
+      rps_override: 4,
+      page_size_override: 50,
+      period_start: '2025-01-01T00:00:00.000Z',
+      period_end: '2025-02-01T00:00:00.000Z',
+    });
+
+    const updated = await cli('account', 'update', id, '--status', 'suspended', '--rps', 'none');
+    expect(updated.out).toMatchObject({
+      id,
+      status: 'suspended',
+      rps_override: null,
+      plan: 'builder',
+    });
+    await updateAccount(ctx.deps.pool, id, { status: 'active' });
+
+    const key = await cli('key', 'create', '--account', id, '--label', 'ci', '--rps', '2');
+    expect(key.code).toBe(0);
+    const secret = String(key.out.key);
+    expect(secret).toMatch(/^oppk_[A-Za-z0-9]{40}$/);
+    expect(key.out).toMatchObject({ label: 'ci', account_id: id, prefix: secret.slice(0, 12) });
+    const auth = await app.call('/rest', { 'X-API-Key': secret });
+    expect(auth.body).toMatchObject({ account_id: id, key_id: key.out.id });
+
+    const listed = await cli('key', 'list', '--account', id);
+    expect(listed.out).toMatchObject({ account_id: id });
+    expect(listed.out.keys).toEqual([
+      expect.objectContaining({ id: key.out.id, label: 'ci', prefix: secret.slice(0, 12), rps: 2 }),
+    ]);
+    expect(JSON.stringify(listed.out)).not.toContain(secret.slice(12));
+
+    const revoked = await cli('key', 'revoke', String(key.out.id));
+    expect(revoked.out).toMatchObject({ id: key.out.id, revoked_at: expect.any(String) });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await app.call('/rest', { 'X-API-Key': secret })).body).toMatchObject({
+      error: { code: 'revoked_api_key' },
+    });
+  });
+
+  it('refuses a bad flag value with exit status 2 and a JSON error', async () => {
+    const res = await cli('account', 'create', '--plan', 'gold');
+    expect(res).toEqual({ code: 2, out: { ok: false, error: expect.stringMatching(/--plan/) } });
+  });
+});
+
+describe('account repository', () => {
+  it('starts a new account on Free, plan-billed and active', async () => {
+    const account = await createAccount(ctx.deps.pool);
+    expect(account).toMatchObject({
+      plan: { id: 'free', opportunity_allowance: 1000, requests_per_second: 2, max_page_size: 25 },
+      billing_model: 'plan',
+      status: 'active',
+      balance_millicents: 0,
+      period_start: null,
+    });
+  });
+
+  it('reads the bigint balance as a number', async () => {
+    const account = await createAccount(ctx.deps.pool, { balance_millicents: 2 ** 40 + 7 });
+    expect((await getAccount(ctx.deps.pool, account.id))?.balance_millicents).toBe(2 ** 40 + 7);
+  });
+
+  it.each([
+    [{ plan: 'gold' }],
+    [{ status: 'frozen' }],
+    [{ billing_model: 'prepaid' }],
+    [{ page_size_override: 101 }],
+    [{ rps_override: 0 }],
+    [{ balance_millicents: -1 }],
+    [{ period_start: new Date('2025-01-01') }],
+    [{ period_start: new Date('2025-02-01'), period_end: new Date('2025-01-01') }],
+  ])('refuses %j', async (input) => {
+    await expect(createAccount(ctx.deps.pool, input as never)).rejects.toThrow(AccountInputError);
+  });
+
+  it('answers null for an unknown account and refuses a key for it', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await getAccount(ctx.deps.pool, 'not-a-uuid')).toBeNull();
+    expect(await updateAccount(ctx.deps.pool, unknown, { status: 'active' })).toBeNull();
+    await expect(createApiKey(ctx.deps.pool, { accountId: unknown })).rejects.toThrow(
+      AccountInputError,
+    );
+  });
+
+  it('revokes idempotently, keeping the first time', async () => {
+    const account = await createAccount(ctx.deps.pool);
+    const key = await createApiKey(ctx.deps.pool, { accountId: account.id });
+    const first = await revokeApiKey(ctx.deps.pool, key.id);
+    expect(first).toBeInstanceOf(Date);
+    expect(await revokeApiKey(ctx.deps.pool, key.id)).toEqual(first);
+    expect(await revokeApiKey(ctx.deps.pool, '00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
+
+  it('generates distinct oppk_ keys of 40 base62 characters', () => {
+    const keys = Array.from({ length: 2000 }, generateApiKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) expect(key).toMatch(/^oppk_[A-Za-z0-9]{40}$/);
+  });
+});

@@ -1,0 +1,50 @@
+import { accountWithKey, startAuthApp, type AuthApp } from '../support/auth-app';
+import { createTestContext, type TestContext } from '../support/harness';
+
+// decisions 8: past AUTH_FAILURES_PER_MINUTE failed authentications in a minute from one address,
+// 429 rate_limit_exceeded with Retry-After. A context of its own: the limit is 3 here.
+
+let ctx: TestContext;
+let app: AuthApp;
+beforeAll(async () => {
+  ctx = await createTestContext({ AUTH_FAILURES_PER_MINUTE: '3' });
+  app = await startAuthApp(ctx.deps);
+});
+afterAll(async () => {
+  await app.close();
+  await ctx.close();
+});
+
+describe('authentication failure throttle', () => {
+  it('answers 429 with Retry-After once an address has failed 3 times in a minute', async () => {
+    const { key } = await accountWithKey(ctx.deps);
+    // 403s are not authentication failures: they do not count.
+    const disabled = await accountWithKey(ctx.deps, { status: 'disabled' });
+    for (let i = 0; i < 4; i++) {
+      expect((await app.call('/rest', { 'X-API-Key': disabled.key.key })).status).toBe(403);
+    }
+    expect((await app.call('/rest', { 'X-API-Key': key.key })).status).toBe(200);
+
+    const failures: Record<string, string>[] = [
+      {},
+      { 'X-API-Key': 'wrong' },
+      { 'X-API-Key': `oppk_${'b'.repeat(40)}` },
+    ];
+    for (const headers of failures) {
+      expect((await app.call('/rest', headers)).status).toBe(401);
+    }
+    const throttled = await app.call('/rest', { 'X-API-Key': 'wrong', 'X-Request-ID': 't-4' });
+    expect(throttled.status).toBe(429);
+    expect(throttled.body).toEqual({
+      error: { code: 'rate_limit_exceeded', message: expect.any(String), request_id: 't-4' },
+    });
+    const retryAfter = throttled.headers.get('retry-after') ?? '';
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+
+    // The address is throttled before any lookup, a valid key included, on every endpoint.
+    expect((await app.call('/rest', { 'X-API-Key': key.key })).status).toBe(429);
+    expect((await app.call('/mcp', { Authorization: `Bearer ${key.key}` })).status).toBe(429);
+  });
+});

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { Meter, type DeliveryOutcome } from '../../src/billing/meter';
+import { ApiError } from '../../src/domain/errors';
+import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+
+// Issue 7 "Done when": dozens of parallel requests over several keys of one account never
+// over-deliver past allowance plus balance and never double charge (decisions 7, 8).
+
+let ctx: TestContext;
+let pool: Pool;
+let meter: Meter;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  // Enough connections that the 40 calls really contend for the account lock in Postgres.
+  pool = new Pool({ connectionString: ctx.databaseUrl, max: 40 });
+  meter = new Meter(pool);
+});
+afterAll(async () => {
+  await pool.end();
+  await ctx.close();
+});
+
+/** A deterministic spread of overlapping pages: call i takes `size` ids from the shared pool. */
+function pages(pool: string[], calls: number, size: number): string[][] {
+  return Array.from({ length: calls }, (_, i) =>
+    Array.from({ length: size }, (_, j) => pool[(i * 7 + j * 3) % pool.length] ?? ''),
+  );
+}
+
+async function runAll(subjects: { accountId: string; keyId: string }[], idPages: string[][]) {
+  const settled = await Promise.allSettled(
+    idPages.map((ids, i) =>
+      meter.deliver(
+        subjects[i % subjects.length] ?? { accountId: '', keyId: '' },
+        randomUUID(),
+        ids,
+      ),
+    ),
+  );
+  const ok: DeliveryOutcome[] = [];
+  const refused: ApiError[] = [];
+  for (const s of settled) {
+    if (s.status === 'fulfilled') ok.push(s.value);
+    else if (s.reason instanceof ApiError && s.reason.code === 'insufficient_balance')
+      refused.push(s.reason);
+    else throw s.reason;
+  }
+  return { ok, refused };
+}
+
+async function deliveredBy(accountId: string) {
+  const { rows } = await ctx.deps.pool.query<{
+    opportunity_id: string;
+    key_id: string;
+    charge_millicents: number;
+  }>(
+    'SELECT opportunity_id, key_id, charge_millicents FROM metering_deliveries WHERE account_id = $1',
+    [accountId],
+  );
+  return rows;
+}
+
+describe('concurrent deliveries of one account', () => {
+  it('never over-delivers past allowance + floor(balance/400), and charges exactly', async () => {
+    const allowance = 10;
+    const balance = 4100; // 10 credits and 100 millicents that buy nothing
+    const accountId = await createAccount(ctx.deps.pool, {
+      allowanceOverride: allowance,
+      balanceMillicents: balance,
+    });
+    const tightKey = await createKey(ctx.deps.pool, accountId, { allowance: 3 });
+    const keys = [
+      tightKey,
+      ...(await Promise.all([1, 2, 3].map(() => createKey(ctx.deps.pool, accountId)))),
+    ];
+    const subjects = keys.map((keyId) => ({ accountId, keyId }));
+    const idPool = opportunityIds(30);
+
+    const { ok, refused } = await runAll(subjects, pages(idPool, 40, 5));
+    expect(ok.length + refused.length).toBe(40);
+    expect(refused.length).toBeGreaterThan(0); // the budget was tight enough to refuse some
+
+    const state = await ledgerState(ctx.deps.pool, accountId);
+    const rows = await deliveredBy(accountId);
+    const cap = allowance + Math.floor(balance / 400);
+    expect(state.deliveries).toBeLessThanOrEqual(cap);
+    // Every delivered id is recorded once and was new to exactly one successful call.
+    expect(new Set(rows.map((r) => r.opportunity_id)).size).toBe(rows.length);
+    expect(ok.reduce((n, o) => n + o.newCount, 0)).toBe(rows.length);
+    rows.forEach((r) => expect(idPool).toContain(r.opportunity_id));
+    // The sum of charges equals the wallet's decrease, in every record of it.
+    const charged = ok.reduce((n, o) => n + o.chargeMillicents, 0);
+    expect(balance - state.balance).toBe(charged);
+    expect(state.walletCharges).toBe(charged);
+    expect(state.deliveryCharges).toBe(charged);
+    expect(state.balance).toBeGreaterThanOrEqual(0);
+    // Counters agree with the rows; allowances held for the account and for the tight key.
+    expect(state.usage.used).toBe(rows.length);
+    expect(state.usage.included).toBe(rows.filter((r) => r.charge_millicents === 0).length);
+    expect(state.usage.included).toBeLessThanOrEqual(allowance);
+    expect(
+      rows.filter((r) => r.key_id === tightKey && r.charge_millicents === 0).length,
+    ).toBeLessThanOrEqual(3);
+    expect(state.usage.payg * 400).toBe(charged);
+    // The last word agrees with the ledger.
+    expect(await meter.snapshot({ accountId })).toMatchObject({
+      used: rows.length,
+      balanceMillicents: state.balance,
+    });
+  });
+
+  it('with room for everything, delivers the union of the pages exactly once', async () => {
+    const accountId = await createAccount(ctx.deps.pool, {
+      allowanceOverride: 12,
+      balanceMillicents: 100_000,
+    });
+    const keys = await Promise.all([1, 2, 3, 4].map(() => createKey(ctx.deps.pool, accountId)));
+    const idPool = opportunityIds(25);
+    const idPages = pages(idPool, 40, 6);
+    const union = new Set(idPages.flat());
+
+    const { ok, refused } = await runAll(
+      keys.map((keyId) => ({ accountId, keyId })),
+      idPages,
+    );
+    expect(refused).toHaveLength(0);
+    expect(ok.reduce((n, o) => n + o.newCount, 0)).toBe(union.size);
+    expect(ok.reduce((n, o) => n + o.includedNewCount, 0)).toBe(12);
+    const state = await ledgerState(ctx.deps.pool, accountId);
+    expect(state).toMatchObject({
+      deliveries: union.size,
+      balance: 100_000 - (union.size - 12) * 400,
+      walletCharges: (union.size - 12) * 400,
+      usage: { used: union.size, included: 12, payg: union.size - 12 },
+    });
+  });
+});

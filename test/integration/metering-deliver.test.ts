@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { Meter } from '../../src/billing/meter';
+import { ApiError } from '../../src/domain/errors';
+import {
+  createAccount,
+  createKey,
+  ledgerState,
+  opportunityIds,
+  type AccountFixture,
+} from '../support/billing-fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+
+// contract 8.2, decisions 6-7: the ledger against a real Postgres.
+
+let ctx: TestContext;
+let meter: Meter;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  meter = new Meter(ctx.deps.pool);
+});
+afterAll(() => ctx.close());
+
+async function subjectFor(fixture: AccountFixture, key: { allowance?: number } = {}) {
+  const accountId = await createAccount(ctx.deps.pool, fixture);
+  return { accountId, keyId: await createKey(ctx.deps.pool, accountId, key) };
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApiError)) throw err;
+  return err;
+}
+
+describe('deliver', () => {
+  it('uses the included allowance first, then prepaid credit: 3 included + 2 at 400', async () => {
+    const s = await subjectFor({ allowanceOverride: 3, balanceMillicents: 1000 });
+    const out = await meter.deliver(s, randomUUID(), opportunityIds(5));
+    expect(out).toMatchObject({
+      newCount: 5,
+      includedNewCount: 3,
+      paygNewCount: 2,
+      chargeMillicents: 800,
+    });
+    expect(out.usage).toMatchObject({
+      planId: 'free',
+      allowance: 3,
+      used: 5,
+      remaining: 0,
+      balanceMillicents: 200,
+      prepaidCredits: 0,
+    });
+    expect(await ledgerState(ctx.deps.pool, s.accountId)).toEqual({
+      balance: 200,
+      deliveries: 5,
+      deliveryCharges: 800,
+      walletCharges: 800,
+      walletEntries: 1,
+      usage: { used: 5, included: 3, payg: 2 },
+    });
+    expect(await meter.snapshot(s)).toEqual(out.usage);
+  });
+
+  it('refuses the whole delivery with 402 when the rest cannot be covered, touching nothing', async () => {
+    const s = await subjectFor({ allowanceOverride: 2, balanceMillicents: 700 });
+    const first = opportunityIds(3);
+    await meter.deliver(s, randomUUID(), first); // 2 included + 1 at 400 → balance 300
+    const before = await ledgerState(ctx.deps.pool, s.accountId);
+    // One repeat, two new: 800 needed, 300 left.
+    const err = await errorOf(
+      meter.deliver(s, randomUUID(), [first[0] ?? '', ...opportunityIds(2)]),
+    );
+    expect(err).toMatchObject({ code: 'insufficient_balance', status: 402 });
+    expect(await ledgerState(ctx.deps.pool, s.accountId)).toEqual(before);
+    expect(before).toMatchObject({ balance: 300, deliveries: 3 });
+  });
+
+  it('delivers repeats and duplicates within a page at no charge', async () => {
+    const s = await subjectFor({ allowanceOverride: 0, balanceMillicents: 1200 });
+    const ids = opportunityIds(2);
+    const first = await meter.deliver(s, randomUUID(), [...ids, ids[0] ?? '']);
+    expect(first).toMatchObject({ newCount: 2, paygNewCount: 2, chargeMillicents: 800 });
+    const again = await meter.deliver(s, randomUUID(), [ids[1] ?? '', ids[0] ?? '']);
+    expect(again).toMatchObject({
+      newCount: 0,
+      includedNewCount: 0,
+      paygNewCount: 0,
+      chargeMillicents: 0,
+    });
+    expect(again.usage).toMatchObject({ used: 2, balanceMillicents: 400 });
+    expect(await ledgerState(ctx.deps.pool, s.accountId)).toMatchObject({
+      balance: 400,
+      deliveries: 2,
+      walletEntries: 1,
+    });
+  });
+
+  it('consumes nothing for a zero-result page', async () => {
+    const s = await subjectFor({ balanceMillicents: 400 });
+    const out = await meter.deliver(s, randomUUID(), []);
+    expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0 });
+    expect(out.usage).toMatchObject({
+      used: 0,
+      allowance: 1000,
+      remaining: 1000,
+      balanceMillicents: 400,
+    });
+    expect(await ledgerState(ctx.deps.pool, s.accountId)).toMatchObject({
+      deliveries: 0,
+      walletEntries: 0,
+    });
+  });
+
+  it('refuses a legacy entitlement past its allowance with 402 opportunity_quota_exhausted', async () => {
+    const s = await subjectFor({
+      billingModel: 'legacy_entitlement',
+      allowanceOverride: 2,
+      balanceMillicents: 100_000,
+    });
+    const out = await meter.deliver(s, randomUUID(), opportunityIds(2));
+    expect(out.usage).toMatchObject({
+      planId: null,
+      allowance: 2,
+      remaining: 0,
+      balanceMillicents: 0,
+    });
+    const err = await errorOf(meter.deliver(s, randomUUID(), opportunityIds(1)));
+    expect(err).toMatchObject({ code: 'opportunity_quota_exhausted', status: 402 });
+    expect(await ledgerState(ctx.deps.pool, s.accountId)).toMatchObject({
+      balance: 100_000,
+      deliveries: 2,
+      walletEntries: 0,
+    });
+  });
+
+  it('charges a legacy wallet for every new opportunity', async () => {
+    const s = await subjectFor({
+      billingModel: 'legacy_wallet',
+      allowanceOverride: 50,
+      balanceMillicents: 2000,
+    });
+    const out = await meter.deliver(s, randomUUID(), opportunityIds(3));
+    expect(out).toMatchObject({ includedNewCount: 0, paygNewCount: 3, chargeMillicents: 1200 });
+    expect(out.usage).toMatchObject({
+      planId: null,
+      allowance: 0,
+      remaining: 0,
+      used: 3,
+      balanceMillicents: 800,
+    });
+  });
+
+  it('holds a key to its own lower allowance; other keys keep the account allowance', async () => {
+    const s = await subjectFor({ allowanceOverride: 10, balanceMillicents: 800 }, { allowance: 2 });
+    const other = { accountId: s.accountId, keyId: await createKey(ctx.deps.pool, s.accountId) };
+    const a = await meter.deliver(s, randomUUID(), opportunityIds(3));
+    expect(a).toMatchObject({ includedNewCount: 2, paygNewCount: 1, chargeMillicents: 400 });
+    const b = await meter.deliver(other, randomUUID(), opportunityIds(3));
+    expect(b).toMatchObject({ includedNewCount: 3, paygNewCount: 0, chargeMillicents: 0 });
+    expect(b.usage).toMatchObject({
+      used: 6,
+      includedUsed: 5,
+      paygUsed: 1,
+      remaining: 5,
+      balanceMillicents: 400,
+    });
+  });
+
+  it('includes nothing for an enterprise account without an allowance', async () => {
+    const s = await subjectFor({ planId: 'enterprise', balanceMillicents: 400 });
+    const out = await meter.deliver(s, randomUUID(), opportunityIds(1));
+    expect(out).toMatchObject({ includedNewCount: 0, paygNewCount: 1, chargeMillicents: 400 });
+    expect(out.usage).toMatchObject({ planId: 'enterprise', allowance: 0, allowanceUnset: true });
+  });
+
+  it('starts a new period from zero: an opportunity is new again next month', async () => {
+    const s = await subjectFor({ allowanceOverride: 5 });
+    const march = new Meter(ctx.deps.pool, { now: () => new Date('2025-03-31T23:59:59Z') });
+    const april = new Meter(ctx.deps.pool, { now: () => new Date('2025-04-01T00:00:00Z') });
+    const ids = opportunityIds(2);
+    expect((await march.deliver(s, randomUUID(), ids)).newCount).toBe(2);
+    const next = await april.deliver(s, randomUUID(), ids);
+    expect(next.newCount).toBe(2);
+    expect(next.usage).toMatchObject({ used: 2, remaining: 3 });
+    expect(next.usage.periodEnd.toISOString()).toBe('2025-05-01T00:00:00.000Z');
+    expect((await march.snapshot(s)).used).toBe(2);
+    expect((await april.snapshot(s)).used).toBe(2);
+  });
+
+  it('bills a paid plan by its stored period', async () => {
+    const s = await subjectFor({
+      planId: 'builder',
+      periodStart: new Date('2025-01-15T00:00:00Z'),
+      periodEnd: new Date('2025-02-15T00:00:00Z'),
+    });
+    const jan = new Meter(ctx.deps.pool, { now: () => new Date('2025-02-01T00:00:00Z') });
+    const out = await jan.deliver(s, randomUUID(), opportunityIds(1));
+    expect(out.usage).toMatchObject({ planId: 'builder', allowance: 25000, used: 1 });
+    expect(out.usage.periodStart.toISOString()).toBe('2025-01-15T00:00:00.000Z');
+    expect(out.usage.periodEnd.toISOString()).toBe('2025-02-15T00:00:00.000Z');
+  });
+});
+
+describe('request ids (decisions 7)', () => {
+  it('spends an id once per account: a reuse is 409 duplicate_request_id', async () => {
+    const s = await subjectFor({});
+    const t = await subjectFor({});
+    const id = `req-${randomUUID()}`;
+    await meter.spendRequestId(s, id);
+    const err = await errorOf(meter.spendRequestId(s, id));
+    expect(err).toMatchObject({ code: 'duplicate_request_id', status: 409 });
+    await expect(meter.spendRequestId(t, id)).resolves.toBeUndefined();
+  });
+
+  it('prunes ids older than 7 days and only those', async () => {
+    const s = await subjectFor({});
+    await ctx.deps.pool.query(
+      `INSERT INTO metering_request_ids (account_id, request_id, created_at)
+       VALUES ($1, 'old', now() - interval '8 days'), ($1, 'recent', now() - interval '6 days')`,
+      [s.accountId],
+    );
+    expect(await meter.pruneRequestIds()).toBeGreaterThanOrEqual(1);
+    await expect(meter.spendRequestId(s, 'old')).resolves.toBeUndefined();
+    await expect(errorOf(meter.spendRequestId(s, 'recent'))).resolves.toMatchObject({
+      code: 'duplicate_request_id',
+    });
+  });
+});

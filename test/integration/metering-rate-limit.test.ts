@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimits, RateLimitExceeded, rateLimitHeaders } from '../../src/billing/rate-limit';
+
+// decisions 8: one-second windows per account and per key on Redis, 429 rate_limit_exceeded with an
+// integer Retry-After; the service keeps answering when Redis is absent or fails (issue 7).
+
+const redisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The options bootstrap.ts uses: commands fail fast instead of queueing while disconnected. */
+const connect = (url: string) => {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  return redis;
+};
+const caller = (accountRps: number, keyRps: number | null = null, accountId = randomUUID()) => ({
+  accountId,
+  keyId: randomUUID(),
+  accountRps,
+  keyRps,
+});
+
+async function refusal(promise: Promise<unknown>): Promise<RateLimitExceeded> {
+  const err = await promise.then(
+    () => new Error('expected a 429'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof RateLimitExceeded)) throw err;
+  return err;
+}
+
+async function ready(redis: Redis) {
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+}
+
+describe('rate limits on Redis', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = connect(redisUrl());
+    await ready(redis);
+  });
+  afterAll(() => redis.disconnect());
+
+  it('refuses the 3rd request in one second at 2 rps with an integer Retry-After', async () => {
+    const limits = new RateLimits(redis);
+    const c = caller(2);
+    expect(await limits.check(c)).toEqual({ limit: 2, remaining: 1, resetSeconds: 1 });
+    expect(await limits.check(c)).toMatchObject({ limit: 2, remaining: 0 });
+    const err = await refusal(limits.check(c));
+    expect(err).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+    expect(Number.isInteger(err.retryAfter)).toBe(true);
+    expect(err.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(rateLimitHeaders(err.decision)).toEqual({
+      'X-RateLimit-Limit': '2',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(err.retryAfter),
+    });
+  });
+
+  it('counts the account across its keys, and a stricter key on its own', async () => {
+    const limits = new RateLimits(redis);
+    const accountId = randomUUID();
+    const a = caller(2, null, accountId);
+    const b = caller(2, null, accountId);
+    await limits.check(a);
+    await limits.check(b);
+    expect((await refusal(limits.check(a))).code).toBe('rate_limit_exceeded');
+
+    const strict = caller(10, 1);
+    expect(await limits.check(strict)).toMatchObject({ limit: 1, remaining: 0 });
+    expect((await refusal(limits.check(strict))).decision.limit).toBe(1);
+    // Another key of the same account is not held by that key's limit.
+    expect(await limits.check({ ...strict, keyId: randomUUID(), keyRps: null })).toMatchObject({
+      limit: 10,
+    });
+  });
+
+  it('shares the counters between service instances through Redis', async () => {
+    const c = caller(2);
+    await new RateLimits(redis).check(c);
+    await new RateLimits(redis).check(c);
+    await expect(refusal(new RateLimits(redis).check(c))).resolves.toBeInstanceOf(
+      RateLimitExceeded,
+    );
+  });
+
+  it('lets requests through again once the window has passed', async () => {
+    const limits = new RateLimits(redis);
+    const c = caller(1);
+    await limits.check(c);
+    const err = await refusal(limits.check(c));
+    await new Promise((r) => setTimeout(r, (err.retryAfter ?? 1) * 1000 + 100));
+    await expect(limits.check(c)).resolves.toMatchObject({ limit: 1 });
+  });
+
+  it('limits the preview per client address per minute', async () => {
+    const limits = new RateLimits(redis);
+    const ip = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+    await limits.previewCheck(ip, 2);
+    await limits.previewCheck(ip, 2);
+    const err = await refusal(limits.previewCheck(ip, 2));
+    expect(err.code).toBe('preview_rate_limit_exceeded');
+    expect(err.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(err.retryAfter).toBeLessThanOrEqual(60);
+    await expect(limits.previewCheck(`${ip}-other`, 2)).resolves.toMatchObject({ limit: 2 });
+  });
+});
+
+describe('rate limits without Redis', () => {
+  it('keeps answering and limiting when Redis is disconnected mid-run', async () => {
+    const redis = connect(redisUrl());
+    await ready(redis);
+    const limits = new RateLimits(redis);
+    await expect(limits.check(caller(5))).resolves.toMatchObject({ limit: 5 });
+    redis.disconnect();
+    const c = caller(2);
+    await expect(limits.check(c)).resolves.toMatchObject({ limit: 2 });
+    await expect(limits.check(c)).resolves.toMatchObject({ limit: 2 });
+    expect((await refusal(limits.check(c))).code).toBe('rate_limit_exceeded');
+  });
+
+  it('keeps answering when Redis never answered (nothing listens on its port)', async () => {
+    const redis = connect('redis://127.0.0.1:1');
+    try {
+      const limits = new RateLimits(redis);
+      const c = caller(1);
+      await expect(limits.check(c)).resolves.toMatchObject({ limit: 1 });
+      expect((await refusal(limits.check(c))).code).toBe('rate_limit_exceeded');
+      await expect(limits.previewCheck('203.0.113.9', 30)).resolves.toMatchObject({ limit: 30 });
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('limits in process when Redis is not configured', async () => {
+    const limits = new RateLimits(null);
+    const c = caller(1);
+    await limits.check(c);
+    expect((await refusal(limits.check(c))).retryAfter).toBe(1);
+  });
+});

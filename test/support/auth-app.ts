@@ -1,0 +1,78 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { authOf, createAuthenticator } from '../../src/http/middleware/authenticate';
+import { errorHandler } from '../../src/http/middleware/errors';
+import { requestId } from '../../src/http/middleware/request-id';
+import { requestLog } from '../../src/http/middleware/request-log';
+import { createLogger } from '../../src/infra/logger';
+import type { AppDeps } from '../../src/service/context';
+import { createAccount, type AccountInput } from '../../src/store/account-repo';
+import { createApiKey, type CreatedApiKey } from '../../src/store/api-key-repo';
+
+export interface AuthApp {
+  baseUrl: string;
+  /** Every line this app logged, at debug level. */
+  logs: string[];
+  call(path: string, headers?: Record<string, string>): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A minimal app around the real middleware (the read routes are built elsewhere): /rest reads
+ * X-API-Key only, /mcp also accepts Authorization: Bearer, both answer with the caller's ids.
+ */
+export async function startAuthApp(deps: AppDeps): Promise<AuthApp> {
+  const logs: string[] = [];
+  const logger = createLogger('debug', (line) => logs.push(line));
+  const withLogs: AppDeps = { ...deps, logger };
+  const auth = createAuthenticator(withLogs);
+  const app = express();
+  app.set('trust proxy', 'loopback');
+  app.use(requestId);
+  app.use(requestLog(logger));
+  const whoami = (req: express.Request, res: express.Response) => {
+    const { account, key } = authOf(req);
+    res.json({ account_id: account.id, key_id: key.id });
+  };
+  app.get('/rest', auth.requireApiKey({ allowBearer: false }), whoami);
+  app.post('/mcp', auth.requireApiKey({ allowBearer: true }), whoami);
+  app.use(errorHandler(logger));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    logs,
+    async call(path, headers = {}) {
+      const method = path.startsWith('/mcp') ? 'POST' : 'GET';
+      const res = await fetch(`${baseUrl}${path}`, { method, headers });
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: (await res.json()) as Record<string, unknown>,
+      };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** An account (active Free unless told) with one key. */
+export async function accountWithKey(
+  deps: AppDeps,
+  input: AccountInput = {},
+): Promise<{ accountId: string; key: CreatedApiKey }> {
+  const account = await createAccount(deps.pool, input);
+  const key = await createApiKey(deps.pool, { accountId: account.id, label: 'test' });
+  return { accountId: account.id, key };
+}
