@@ -27,7 +27,8 @@ interface Figures {
 
 function figures(samples: number[]): Figures {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   const round = (n: number) => Math.round(n * 1000) / 1000;
   const mean = sorted.reduce((s, n) => s + n, 0) / Math.max(1, sorted.length);
   return {
@@ -100,7 +101,9 @@ async function main(): Promise<void> {
     const roundTrip = await timed(CALLS, () => pool.query('SELECT 1'));
     const spend = await timed(CALLS, () => meter.spendRequestId(solo, randomUUID()));
     const deliver = await timed(CALLS, () => meter.deliver(solo, randomUUID(), pages.mixed()));
-    const repeatsOnly = await timed(CALLS, () => meter.deliver(solo, randomUUID(), pages.repeats()));
+    const repeatsOnly = await timed(CALLS, () =>
+      meter.deliver(solo, randomUUID(), pages.repeats()),
+    );
     const empty = await timed(CALLS, () => meter.deliver(solo, randomUUID(), []));
     const snapshot = await timed(CALLS, () => meter.snapshot(solo));
 
@@ -112,7 +115,9 @@ async function main(): Promise<void> {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = 0; i < Math.ceil(CALLS / CONCURRENCY); i++) {
-          contended.push(...(await timed(1, () => meter.deliver(shared, randomUUID(), sharedPages.mixed()))));
+          contended.push(
+            ...(await timed(1, () => meter.deliver(shared, randomUUID(), sharedPages.mixed()))),
+          );
         }
       }),
     );

@@ -32,16 +32,20 @@ export const ACCOUNT_WITH_USAGE = `
  * Run after LOCK_ACCOUNT, as its own statement: in READ COMMITTED each statement takes a fresh
  * snapshot, so this one sees everything the previous holder of the lock committed. Returns the
  * key's allowance, this period's usage and, in page order, which of the ids are new this period.
- * $1 account, $2 key, $3 period start, $4 ids.
+ * Each id is looked up by one probe of the primary key: a scalar subquery with LIMIT is never
+ * turned into a join, so the plan stays cheap whatever the account's history and however stale
+ * its statistics (NOT EXISTS and = ANY were both planned as a scan of the account's whole period
+ * when the statistics lagged behind a fast-growing ledger). $1 account, $2 key, $3 period start,
+ * $4 ids.
  */
 export const USAGE_AND_NEW_IDS = `
   SELECT k.id IS NOT NULL AS key_found, k.allowance AS key_allowance,
          u.used, u.included_used, u.payg_used, ku.included_used AS key_included_used,
          ARRAY(
            SELECT t.id FROM unnest($4::uuid[]) WITH ORDINALITY AS t(id, n)
-            WHERE NOT EXISTS (
-              SELECT 1 FROM metering_deliveries d
-               WHERE d.account_id = $1 AND d.period_start = $3 AND d.opportunity_id = t.id)
+            WHERE (SELECT true FROM metering_deliveries d
+                    WHERE d.account_id = $1 AND d.period_start = $3 AND d.opportunity_id = t.id
+                    LIMIT 1) IS NULL
             GROUP BY t.id ORDER BY min(t.n))::text[] AS new_ids
     FROM (SELECT 1) AS one
     LEFT JOIN api_keys k ON k.id = $2::uuid AND k.account_id = $1::uuid
@@ -51,7 +55,9 @@ export const USAGE_AND_NEW_IDS = `
 /**
  * Records a delivery whose allocation is already decided and covered: the new ids (the first $6
  * included, the rest charged $7 each), the wallet debit and its ledger entry, and the period
- * counters, in one statement. $1 account, $2 key, $3 period start, $4 new ids in page order,
+ * counters, in one statement. It also gives the transaction back the server's configured commit
+ * durability (normally `on`; the meter begins every transaction asynchronous, see transaction.ts):
+ * whatever records money is as durable as the database is configured to be when COMMIT returns. $1 account, $2 key, $3 period start, $4 new ids in page order,
  * $5 request id, $6 included count, $7 price, $8 charge, $9 prepaid count, $10 period end.
  */
 export const RECORD_DELIVERY = `
@@ -89,8 +95,10 @@ export const RECORD_DELIVERY = `
   )
   SELECT (SELECT count(*) FROM ins)::int AS inserted,
          (SELECT coalesce(sum(charge_millicents), 0) FROM ins)::text AS charged,
-         usage.used, usage.included_used, usage.payg_used
-    FROM usage`;
+         usage.used, usage.included_used, usage.payg_used,
+         set_config('synchronous_commit', durability.reset_val, true) AS synchronous_commit
+    FROM usage, pg_settings AS durability
+   WHERE durability.name = 'synchronous_commit'`;
 
 export interface AccountRow {
   id: string;

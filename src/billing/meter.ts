@@ -18,6 +18,7 @@ import { currentPeriod, type Period } from './period';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
 import { pruneRequestIds, recordRequestId } from './request-ids';
+import { meteringTransaction } from './transaction';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
 
 /** Who a metered request is billed to: the authenticated account and the key it used. */
@@ -68,7 +69,9 @@ export class Meter {
    * or tool call, before any work, whatever happens next. 409 duplicate_request_id when spent.
    */
   async spendRequestId(subject: BillingSubject, requestId: string): Promise<void> {
-    const fresh = await failClosed(() => recordRequestId(this.pool, subject.accountId, requestId));
+    const fresh = await failClosed(() =>
+      this.transaction((client) => recordRequestId(client, subject.accountId, requestId)),
+    );
     if (!fresh) {
       throw new ApiError(
         'duplicate_request_id',
@@ -200,33 +203,8 @@ export class Meter {
     };
   }
 
-  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    // A checked-out client whose connection dies emits 'error'; unheard, that event would crash
-    // the process. Heard, it marks the client to be discarded; the pending query rejects anyway.
-    const onError = (err: Error) => {
-      broken = err;
-    };
-    client.on('error', onError);
-    try {
-      // One round trip: the timeouts bound lock waits and statements of this transaction only.
-      await client.query(
-        `BEGIN; SET LOCAL lock_timeout = ${this.timeoutMs}; SET LOCAL statement_timeout = ${this.timeoutMs}`,
-      );
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
-        // A connection that cannot even roll back is discarded, not returned to the pool.
-        broken ??= rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
-      });
-      throw err;
-    } finally {
-      client.removeListener('error', onError);
-      client.release(broken);
-    }
+  private transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    return meteringTransaction(this.pool, this.timeoutMs, fn);
   }
 }
 

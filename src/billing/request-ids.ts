@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 // Spent request ids (contract 5.6, decisions 7): one autocommitted statement, outside the delivery
 // transaction, because the id stays spent whatever the request's outcome (a retry after 402, 429 or
@@ -8,13 +8,19 @@ import type { Pool } from 'pg';
 export const REQUEST_ID_RETENTION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Records the id for the account; false when the account had already spent it. */
+/**
+ * Records the id for the account; false when the account had already spent it. The meter runs it
+ * in a transaction with asynchronous commit: no disk flush on the hot path. A Postgres crash can
+ * then forget ids spent in its last fraction of a second, so a reuse of one is served instead of
+ * refused (the contract's "may give 409"); an id whose request went on to deliver is durable
+ * anyway, because the delivery's synchronous commit flushes the log up to it.
+ */
 export async function recordRequestId(
-  pool: Pool,
+  client: PoolClient,
   accountId: string,
   requestId: string,
 ): Promise<boolean> {
-  const { rowCount } = await pool.query(
+  const { rowCount } = await client.query(
     `INSERT INTO metering_request_ids (account_id, request_id) VALUES ($1, $2)
      ON CONFLICT (account_id, request_id) DO NOTHING`,
     [accountId, requestId],

@@ -55,11 +55,15 @@ export interface AccountBilling {
   storedPeriodEnd: Date | null;
 }
 
-export function buildSnapshot(account: AccountBilling, period: Period, usage: PeriodUsage) {
+export function buildSnapshot(
+  account: AccountBilling,
+  period: Period,
+  usage: PeriodUsage,
+): UsageSnapshot {
   const model = account.settings.billingModel;
   const { allowance, unset } = accountAllowance(account.plan, account.settings);
   const balance = model === 'legacy_entitlement' ? 0 : account.balanceMillicents;
-  const snapshot: UsageSnapshot = {
+  return {
     planId: model === 'plan' ? account.plan.id : null,
     billingModel: model,
     periodStart: period.start,
@@ -73,5 +77,4 @@ export function buildSnapshot(account: AccountBilling, period: Period, usage: Pe
     prepaidCredits: prepaidCredits(balance),
     allowanceUnset: unset,
   };
-  return snapshot;
 }

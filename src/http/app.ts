@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { Meter } from '../billing/meter';
 import { RateLimits } from '../billing/rate-limit';
 import type { AppDeps } from '../service/context';
+import { mcpRoutes } from '../mcp/http';
 import { ReadService } from '../service/read-service';
 import { createAuthenticator } from './middleware/authenticate';
 import { errorHandler, notFound } from './middleware/errors';
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(taxonomyRoutes(deps));
   app.use(previewRoutes(deps, limits));
   app.use(opportunityRoutes(deps, auth, reads));
+  app.use('/mcp', mcpRoutes(deps, auth, reads));
   app.use(openApiRoutes());
   app.use(notFound);
   app.use(errorHandler(deps.logger));

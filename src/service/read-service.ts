@@ -24,8 +24,6 @@ import { accountLimits } from '../store/account-repo';
 export interface Caller {
   auth: AuthContext;
   requestId: string;
-  /** Only a caller-supplied id can have been used before (decisions 7). */
-  requestIdSupplied: boolean;
   marketplaceVerified: boolean;
 }
 
@@ -125,8 +123,7 @@ export class ReadService {
   ): Promise<Served<T>> {
     const headers: Record<string, string> = {};
     try {
-      if (billable && caller.requestIdSupplied)
-        await this.meter.spendRequestId(subject(caller), caller.requestId);
+      if (billable) await this.meter.spendRequestId(subject(caller), caller.requestId);
       const limits = accountLimits(caller.auth.account);
       const decision = await this.limits.check({
         ...subject(caller),

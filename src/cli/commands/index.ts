@@ -8,6 +8,7 @@ import { importCommand } from './import';
 import { migrateCommand } from './migrate';
 import { seedCommand } from './seed';
 import { reindexCommand, syncCommand } from './sync';
+import { usageCommand } from './usage';
 
 // Every admin command of decisions 10. Each lives in its own file.
 export const commands: Command[] = [
@@ -21,6 +22,5 @@ export const commands: Command[] = [
   keyCreateCommand,
   keyListCommand,
   keyRevokeCommand,
+  usageCommand,
 ];
-import { usageCommand } from './usage';
-commands.push(usageCommand);

@@ -8,14 +8,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 declare module 'express-serve-static-core' {
   interface Request {
     requestId: string;
-    /** True when the caller supplied X-Request-ID (only those can be duplicates). */
-    requestIdSupplied: boolean;
   }
 }
 
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const supplied = req.get('x-request-id');
-  req.requestIdSupplied = supplied !== undefined;
   if (supplied !== undefined && !REQUEST_ID.test(supplied)) {
     // The envelope still needs an id; never echo the malformed one.
     req.requestId = randomUUID();

@@ -11,7 +11,6 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   const callerOf = (req: Request): Caller => ({
     auth: authOf(req),
     requestId: req.requestId,
-    requestIdSupplied: req.requestIdSupplied,
     marketplaceVerified: verifyMarketplaceSignature(
       req.get('x-marketplace-proxy-signature'),
       req.requestId,

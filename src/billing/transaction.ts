@@ -1,0 +1,22 @@
+import type { Pool, PoolClient } from 'pg';
+import { withTransaction } from '../store/db';
+
+/**
+ * A transaction for the meter. Its timeouts bound the wait for the account lock and each
+ * statement (past them → 503 metering_unavailable, never an endless wait). Its commit starts
+ * asynchronous: a transaction that only locked and read (a page of repeats) or only spent a request
+ * id need not wait for a disk flush; the statement that records money restores the server's
+ * configured durability (ledger-sql RECORD_DELIVERY), so a delivery is durable when COMMIT returns.
+ */
+export function meteringTransaction<T>(
+  pool: Pool,
+  timeoutMs: number,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const ms = Math.max(1, Math.floor(timeoutMs));
+  return withTransaction(
+    pool,
+    fn,
+    `BEGIN; SET LOCAL lock_timeout = ${ms}; SET LOCAL statement_timeout = ${ms}; SET LOCAL synchronous_commit = off`,
+  );
+}

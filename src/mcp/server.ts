@@ -1,0 +1,109 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ListToolsResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ApiError, toEnvelope } from '../domain/errors';
+import type { Logger } from '../infra/logger';
+import type { Caller } from '../service/read-service';
+import { SERVER_INSTRUCTIONS } from './descriptions';
+import type { ToolDefinition } from './tools';
+
+// The low-level SDK Server with our own tools/list and tools/call handlers (decisions 9;
+// notes/mcp-sdk.md): McpServer would reject bad arguments itself with a bare-text error and drop a
+// union output schema from the listing, and neither may happen here.
+
+export const SERVER_INFO = { name: 'opportunity-read-api', version: '1.0.0-beta.1' } as const;
+
+/** What one HTTP request gives its tool calls (see http.ts). */
+export interface RequestScope {
+  caller: Caller;
+  logger: Logger;
+  /**
+   * One HTTP request has one request id, which a billable call spends (decisions 7). The first
+   * billable call of the request claims it; false for any later one (a JSON-RPC batch).
+   */
+  claimRequestId(): boolean;
+  /** Puts a call's rate-limit and usage headers on the HTTP response (contract 8.3). */
+  setHeaders(headers: Record<string, string>, billable: boolean): void;
+}
+
+/** structuredContent is the envelope itself; the text block is the same JSON (decisions 9). */
+function toolResult(envelope: object, isError: boolean): CallToolResult {
+  const structuredContent: Record<string, unknown> = { ...envelope };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    structuredContent,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+function errorHeaders(err: ApiError): Record<string, string> {
+  return err.retryAfter === undefined
+    ? err.headers
+    : { ...err.headers, 'Retry-After': String(err.retryAfter) };
+}
+
+function asApiError(err: unknown, scope: RequestScope, tool: string): ApiError {
+  if (err instanceof ApiError) return err;
+  // Same as the REST error handler: logged with the stack, answered without details.
+  scope.logger.error('unhandled tool error', {
+    request_id: scope.caller.requestId,
+    tool,
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+  });
+  return new ApiError('internal_server_error', 'An unexpected error occurred.');
+}
+
+const batchDuplicate = () =>
+  new ApiError(
+    'duplicate_request_id',
+    'One HTTP request carries one X-Request-ID, which allows one billable tool call ' +
+      '(search_opportunities or get_opportunity); an earlier call in this batch already spent it.',
+  );
+
+/** A fresh Server per HTTP request (stateless Streamable HTTP): nothing outlives the request. */
+export function createMcpServer(tools: readonly ToolDefinition[], scope: RequestScope): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS,
+  });
+  const byName = new Map(tools.map((t) => [t.name as string, t]));
+
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({
+    tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      outputSchema,
+      annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    // A tool that does not exist is a protocol error (JSON-RPC invalid params), not a domain one.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (tool.billable && !scope.claimRequestId()) {
+      return toolResult(toEnvelope(batchDuplicate(), scope.caller.requestId), true);
+    }
+    try {
+      const outcome = await tool.run(scope.caller, request.params.arguments ?? {});
+      scope.setHeaders(outcome.headers, tool.billable);
+      return toolResult(outcome.body, false);
+    } catch (err) {
+      // decisions 9: quota, rate, validation, not-found and availability problems are results
+      // with isError and the error envelope, never protocol errors.
+      const apiError = asApiError(err, scope, tool.name);
+      scope.setHeaders(errorHeaders(apiError), tool.billable);
+      return toolResult(toEnvelope(apiError, scope.caller.requestId), true);
+    }
+  });
+
+  return server;
+}

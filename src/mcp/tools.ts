@@ -1,0 +1,141 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
+import { ApiError, invalidFilter } from '../domain/errors';
+import { toolArgsSchema } from '../domain/filters';
+import type { AppDeps } from '../service/context';
+import type { Caller, ReadService } from '../service/read-service';
+import { taxonomyDocument } from '../service/taxonomy-service';
+import {
+  COUNT_DESCRIPTION,
+  GET_DESCRIPTION,
+  ID_DESCRIPTION,
+  SEARCH_DESCRIPTION,
+  TAXONOMY_DESCRIPTION,
+} from './descriptions';
+import { toolInputSchema, toolOutputSchema, type ToolJsonSchema } from './schemas';
+
+// The four tools of decisions 9, as thin adapters over the ReadService that REST uses, so that
+// both surfaces share one ledger, one quota and one rate limit. Argument checking is the service's
+// (parseToolArgs, same rules and codes as REST); the declared schemas only describe.
+
+export type ToolName =
+  'search_opportunities' | 'get_opportunity' | 'count_opportunities' | 'get_occupation_taxonomy';
+
+/** A tool's answer: its envelope and the response headers of contract 8.3 that go with it. */
+export interface ToolOutcome {
+  body: object;
+  headers: Record<string, string>;
+}
+
+export interface ToolDefinition {
+  name: ToolName;
+  title: string;
+  description: string;
+  inputSchema: ToolJsonSchema;
+  outputSchema: ToolJsonSchema;
+  annotations: ToolAnnotations;
+  /** Spends the request id and may deliver opportunities (decisions 7): list and detail. */
+  billable: boolean;
+  /** Resolves with the envelope or throws the ApiError to return as an isError result. */
+  run(caller: Caller, args: Record<string, unknown>): Promise<ToolOutcome>;
+}
+
+/** decisions 9: read-only, idempotent (repeats are free) and closed-world. */
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/** Same declaration as the REST path parameter (openapi.ts): a uuid string. */
+const GetArgs = z.strictObject({
+  id: z.string().meta({ format: 'uuid', description: ID_DESCRIPTION }),
+});
+const NoArgs = z.strictObject({});
+
+/**
+ * Tools whose arguments are not filters refuse unknown names like the filter parser does
+ * (decisions 2: unknown parameter → invalid_filter), so that a typo such as `opportunity_id`
+ * is named instead of ignored.
+ */
+function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined || value === null || allowed.includes(name)) continue;
+    const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+    throw invalidFilter(shown, 'unknown_parameter', `Unknown parameter "${shown}".`);
+  }
+}
+
+/**
+ * The service names the uuid `opportunity_id` (the REST path parameter); the tool's argument is
+ * `id`, and the envelope should name what the agent sent.
+ */
+function renameIdParameter(err: unknown): never {
+  if (!(err instanceof ApiError) || err.details?.parameter !== 'opportunity_id') throw err;
+  const renamed = new ApiError(
+    err.code,
+    err.message.replace('opportunity_id', 'id'),
+    { ...err.details, parameter: 'id' },
+    err.retryAfter,
+  );
+  renamed.headers = err.headers;
+  throw renamed;
+}
+
+/** Built once per router: the JSON Schemas and the taxonomy document do not change per request. */
+export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDefinition[] {
+  const taxonomy = taxonomyDocument(deps.taxonomy).body;
+  return [
+    {
+      name: 'search_opportunities',
+      title: 'Search opportunities',
+      description: SEARCH_DESCRIPTION,
+      inputSchema: toolInputSchema(toolArgsSchema('list')),
+      outputSchema: toolOutputSchema(ListEnvelope),
+      annotations: { title: 'Search opportunities', ...READ_ONLY },
+      billable: true,
+      run: (caller, args) => reads.list(caller, { from: 'tool', args }),
+    },
+    {
+      name: 'get_opportunity',
+      title: 'Get one opportunity',
+      description: GET_DESCRIPTION,
+      inputSchema: toolInputSchema(GetArgs),
+      outputSchema: toolOutputSchema(DetailEnvelope),
+      annotations: { title: 'Get one opportunity', ...READ_ONLY },
+      billable: true,
+      run: async (caller, args) => {
+        // Checked before the service, so an unknown argument neither spends the request id nor
+        // counts toward the rate limit: like a REST URL of the wrong shape, it is not a read.
+        onlyArgs(args, ['id']);
+        return reads.detail(caller, args.id).catch(renameIdParameter);
+      },
+    },
+    {
+      name: 'count_opportunities',
+      title: 'Count opportunities',
+      description: COUNT_DESCRIPTION,
+      inputSchema: toolInputSchema(toolArgsSchema('count')),
+      outputSchema: toolOutputSchema(CountEnvelope),
+      annotations: { title: 'Count opportunities', ...READ_ONLY },
+      billable: false,
+      run: (caller, args) => reads.count(caller, { from: 'tool', args }),
+    },
+    {
+      name: 'get_occupation_taxonomy',
+      title: 'Occupation taxonomy',
+      description: TAXONOMY_DESCRIPTION,
+      inputSchema: toolInputSchema(NoArgs),
+      outputSchema: toolOutputSchema(TaxonomyEnvelope),
+      annotations: { title: 'Occupation taxonomy', ...READ_ONLY },
+      billable: false,
+      // Like GET /v1/taxonomy/occupations (public, not metered): no quota, no rate limit.
+      run: async (_caller, args) => {
+        onlyArgs(args, []);
+        return { body: taxonomy, headers: {} };
+      },
+    },
+  ];
+}

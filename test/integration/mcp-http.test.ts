@@ -1,0 +1,250 @@
+import { createHmac } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import express from 'express';
+import { Meter } from '../../src/billing/meter';
+import { RateLimits } from '../../src/billing/rate-limit';
+import { createAuthenticator } from '../../src/http/middleware/authenticate';
+import { errorHandler, notFound } from '../../src/http/middleware/errors';
+import { requestId } from '../../src/http/middleware/request-id';
+import { opportunityRoutes } from '../../src/http/routes/opportunities';
+import { mcpRoutes } from '../../src/mcp/http';
+import type { AppDeps } from '../../src/service/context';
+import { ReadService } from '../../src/service/read-service';
+import type { AccountInput } from '../../src/store/account-repo';
+import { accountWithKey } from '../support/auth-app';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+
+// decisions 7-9 at the HTTP edge of /mcp: authentication before the protocol, 405s, the headers
+// of contract 8.3 on the HTTP response, request ids, and the rate limit shared with REST.
+
+let ctx: TestContext;
+let server: Server;
+let baseUrl: string;
+
+async function startApp(deps: AppDeps): Promise<Server> {
+  const auth = createAuthenticator(deps);
+  const reads = new ReadService(deps, new Meter(deps.pool), new RateLimits(deps.redis));
+  const app = express();
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use('/mcp', mcpRoutes(deps, auth, reads));
+  app.use(opportunityRoutes(deps, auth, reads));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+}
+
+const records = Array.from({ length: 4 }, (_, i) =>
+  makeRecord({ published_at: `2026-10-0${i + 1}T00:00:00.000Z` }),
+);
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, records);
+  server = await startApp(ctx.deps);
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await ctx.close();
+});
+
+const FAST: AccountInput = { plan: 'growth', rps_override: 1000 };
+const newKey = async (input: AccountInput = FAST) =>
+  (await accountWithKey(ctx.deps, input)).key.key;
+
+/** An SDK client whose HTTP exchanges are visible: the last response's headers, and per-POST headers. */
+async function connect(
+  headers: Record<string, string>,
+  perRequest: () => Record<string, string> = () => ({}),
+) {
+  const seen: { headers: Headers | null } = { headers: null };
+  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers },
+    fetch: async (url, init) => {
+      const merged = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(perRequest())) merged.set(name, value);
+      const res = await fetch(url, { ...init, headers: merged });
+      if (init?.method === 'POST') seen.headers = res.headers;
+      return res;
+    },
+  });
+  await client.connect(transport);
+  await client.listTools();
+  return { client, seen };
+}
+
+const codeOf = (result: Record<string, unknown>) =>
+  (result.structuredContent as { error?: { code: string } }).error?.code;
+
+const JSON_RPC = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+};
+const post = (body: string, headers: Record<string, string>) =>
+  fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { ...JSON_RPC, ...headers }, body });
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+describe('authentication before the protocol', () => {
+  it.each([
+    ['missing_api_key', {}],
+    ['invalid_api_key', { 'X-API-Key': `oppk_${'A'.repeat(40)}` }],
+    ['invalid_api_key', { Authorization: 'Bearer not-a-key' }],
+  ])('%s → HTTP 401 with the envelope and a challenge', async (code, headers) => {
+    const res = await post(JSON.stringify(toolCall(1, 'count_opportunities', {})), {
+      ...headers,
+      'X-Request-ID': 'auth-1',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      error: { code, message: expect.any(String), request_id: 'auth-1' },
+    });
+  });
+
+  it('a disabled account → 403 with the envelope', async () => {
+    const res = await post('{}', { 'X-API-Key': await newKey({ status: 'disabled' }) });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(await res.json()).toMatchObject({ error: { code: 'api_access_disabled' } });
+  });
+
+  it('accepts Authorization: Bearer through the SDK client', async () => {
+    const { client } = await connect({ Authorization: `Bearer ${await newKey()}` });
+    const result = await client.callTool({ name: 'count_opportunities', arguments: {} });
+    expect(result.structuredContent).toMatchObject({ count: 4 });
+    await client.close();
+  });
+});
+
+describe('protocol edges', () => {
+  it.each(['GET', 'DELETE', 'PUT'])('%s /mcp → 405 Allow: POST', async (method) => {
+    const res = await fetch(`${baseUrl}/mcp`, { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+  });
+
+  it('a body that is not JSON → the JSON-RPC parse error', async () => {
+    const res = await post('{"jsonrpc":', { 'X-API-Key': await newKey() });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+  });
+});
+
+describe('headers and request ids', () => {
+  it('puts the usage, rate and request id headers on the HTTP response', async () => {
+    const { client, seen } = await connect({ 'X-API-Key': await newKey() });
+    const result = await client.callTool({ name: 'search_opportunities', arguments: { limit: 2 } });
+    expect(result.isError).toBeFalsy();
+    const headers = seen.headers ?? new Headers();
+    expect(headers.get('x-service-new-opportunity-count')).toBe('2');
+    expect(headers.get('x-service-opportunity-used')).toBe('2');
+    expect(headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(headers.get('cache-control')).toBe('no-store');
+    const meta = (result.structuredContent as { meta: { request_id: string } }).meta;
+    expect(headers.get('x-request-id')).toBe(meta.request_id);
+    await client.close();
+  });
+
+  it('a billable call spends a supplied X-Request-ID, shared with REST; counts do not', async () => {
+    const key = await newKey();
+    const { client } = await connect({ 'X-API-Key': key, 'X-Request-ID': 'mcp-dup-1' });
+    const first = await client.callTool({ name: 'search_opportunities', arguments: {} });
+    expect(first.isError).toBeFalsy();
+    const count = await client.callTool({ name: 'count_opportunities', arguments: {} });
+    expect(count.isError).toBeFalsy();
+    const again = await client.callTool({
+      name: 'get_opportunity',
+      arguments: { id: records[0]?.id },
+    });
+    expect(again.isError).toBe(true);
+    expect(codeOf(again)).toBe('duplicate_request_id');
+    const rest = await fetch(`${baseUrl}/v1/opportunities`, {
+      headers: { 'X-API-Key': key, 'X-Request-ID': 'mcp-dup-1' },
+    });
+    expect(rest.status).toBe(409);
+    await client.close();
+  });
+
+  it('one billable call per HTTP request: a batch gets duplicate_request_id for the second', async () => {
+    const batch = [
+      toolCall(1, 'get_opportunity', { id: records[0]?.id }),
+      toolCall(2, 'count_opportunities', {}),
+      toolCall(3, 'get_opportunity', { id: records[1]?.id }),
+    ];
+    const res = await post(JSON.stringify(batch), { 'X-API-Key': await newKey() });
+    expect(res.status).toBe(200);
+    const replies = (await res.json()) as {
+      id: number;
+      result: { isError?: boolean; structuredContent: unknown };
+    }[];
+    const byId = new Map(replies.map((r) => [r.id, r.result]));
+    expect(byId.get(1)?.isError).toBeFalsy();
+    expect(byId.get(2)?.structuredContent).toMatchObject({ count: 4 });
+    expect(byId.get(3)).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'duplicate_request_id' } },
+    });
+    expect(res.headers.get('x-service-new-opportunity-count')).toBe('1');
+  });
+
+  it('a verified marketplace request carries X-Marketplace-Billing', async () => {
+    let n = 0;
+    const { client, seen } = await connect({ 'X-API-Key': await newKey() }, () => {
+      const id = `mkt-${++n}`;
+      const t = Math.floor(Date.now() / 1000);
+      const v1 = createHmac('sha256', 'test-marketplace-secret').update(`${t}.${id}`).digest('hex');
+      return { 'X-Request-ID': id, 'X-Marketplace-Proxy-Signature': `t=${t},v1=${v1}` };
+    });
+    await client.callTool({ name: 'search_opportunities', arguments: { limit: 3 } });
+    expect(seen.headers?.get('x-marketplace-billing')).toBe('Opportunities=3');
+    await client.close();
+  });
+});
+
+describe('one rate limit across REST and MCP', () => {
+  it('a burst over both surfaces hits rate_limit_exceeded (2 rps Free account)', async () => {
+    const key = await newKey({ plan: 'free' });
+    const { client, seen } = await connect({ 'X-API-Key': key });
+    const rest = () =>
+      fetch(`${baseUrl}/v1/opportunities/count`, { headers: { 'X-API-Key': key } });
+    // Connecting and listing are not tool calls and count toward nothing; these three do.
+    expect((await rest()).status).toBe(200);
+    expect((await rest()).status).toBe(200);
+    const limited = await client.callTool({ name: 'count_opportunities', arguments: {} });
+    expect(limited.isError).toBe(true);
+    expect(codeOf(limited)).toBe('rate_limit_exceeded');
+    expect(Number(seen.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(seen.headers?.get('x-ratelimit-remaining')).toBe('0');
+    await client.close();
+  });
+
+  it('and the other way round: two tool calls, then REST gets 429', async () => {
+    const key = await newKey({ plan: 'free' });
+    const { client } = await connect({ 'X-API-Key': key });
+    for (let i = 0; i < 2; i++) {
+      const ok = await client.callTool({ name: 'count_opportunities', arguments: {} });
+      expect(ok.isError).toBeFalsy();
+    }
+    const res = await fetch(`${baseUrl}/v1/opportunities/count`, { headers: { 'X-API-Key': key } });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    await client.close();
+  });
+});
