@@ -1,5 +1,6 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
+import { withTransaction } from './db';
 
 // Plans (contract 8.1) and accounts (decisions 6), over the tables of migrations/003.
 
@@ -177,15 +178,25 @@ export async function createAccount(pool: Pool, input: AccountInput = {}): Promi
   const { columns, values } = assignments(validate(input));
   const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
   const sql = columns.length
-    ? `INSERT INTO accounts (${columns.join(', ')}) VALUES (${placeholders}) RETURNING id`
-    : 'INSERT INTO accounts DEFAULT VALUES RETURNING id';
-  const { rows } = await pool.query<{ id: string }>(sql, values);
-  const account = rows[0] ? await getAccount(pool, rows[0].id) : null;
+    ? `INSERT INTO accounts (${columns.join(', ')}) VALUES (${placeholders}) RETURNING id, balance_millicents`
+    : 'INSERT INTO accounts DEFAULT VALUES RETURNING id, balance_millicents';
+  const id = await withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string; balance_millicents: string }>(sql, values);
+    const row = rows[0];
+    if (!row) throw new Error('account insert returned no row');
+    await recordBalanceChange(client, row.id, 0, Number(row.balance_millicents));
+    return row.id;
+  });
+  const account = await getAccount(pool, id);
   if (!account) throw new Error('account insert returned no row');
   return account;
 }
 
-/** Applies the fields present in `patch`; null clears an override. Null when there is no such id. */
+/**
+ * Applies the fields present in `patch`; null clears an override. Null when there is no such id.
+ * A balance change takes the account's row lock (the meter's lock, so it never races a delivery)
+ * and is written to the wallet ledger, which keeps the wallet auditable.
+ */
 export async function updateAccount(
   pool: Pool,
   id: string,
@@ -195,13 +206,42 @@ export async function updateAccount(
   const { columns, values } = assignments(validate(patch));
   if (columns.length) {
     const set = columns.map((c, i) => `${c} = $${i + 2}`).join(', ');
-    const { rowCount } = await pool.query(
-      `UPDATE accounts SET ${set}, updated_at = now() WHERE id = $1`,
-      [id, ...values],
-    );
-    if (!rowCount) return null;
+    const found = await withTransaction(pool, async (client) => {
+      const before = await client.query<{ balance_millicents: string }>(
+        'SELECT balance_millicents FROM accounts WHERE id = $1 FOR UPDATE',
+        [id],
+      );
+      const previous = before.rows[0];
+      if (!previous) return false;
+      const after = await client.query<{ balance_millicents: string }>(
+        `UPDATE accounts SET ${set}, updated_at = now() WHERE id = $1 RETURNING balance_millicents`,
+        [id, ...values],
+      );
+      await recordBalanceChange(
+        client,
+        id,
+        Number(previous.balance_millicents),
+        Number(after.rows[0]?.balance_millicents ?? previous.balance_millicents),
+      );
+      return true;
+    });
+    if (!found) return null;
   }
   return getAccount(pool, id);
+}
+
+async function recordBalanceChange(
+  client: PoolClient,
+  accountId: string,
+  from: number,
+  to: number,
+) {
+  if (from === to) return;
+  await client.query(
+    `INSERT INTO wallet_ledger (account_id, kind, amount_millicents, balance_after)
+     VALUES ($1, $2, $3, $4)`,
+    [accountId, to > from ? 'credit' : 'adjustment', to - from, to],
+  );
 }
 
 export interface AccountLimits {
