@@ -1,6 +1,6 @@
 /** @type {import('jest').Config} */
 // ts-jest only transpiles (type checking is `npm run typecheck`), which keeps the suite fast.
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 
 module.exports = {
   projects: [
