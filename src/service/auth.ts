@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { failClosed } from '../billing/pg-errors';
 import { ApiError } from '../domain/errors';
 import { Limiter } from '../infra/limiter';
 import type { Account } from '../store/account-repo';
@@ -122,7 +123,9 @@ export class AuthService {
     const hit = this.cache.get(hash);
     if (hit && hit.expires > now) return hit.value;
     this.cache.delete(hash);
-    const entry = { expires: now + CACHE_TTL_MS, value: findKeyByHash(this.deps.pool, hash) };
+    // Accounts live in the metering store: when it is down, nothing can be served or charged.
+    const value = failClosed(() => findKeyByHash(this.deps.pool, hash));
+    const entry = { expires: now + CACHE_TTL_MS, value };
     this.cache.set(hash, entry);
     // A failed query is not remembered: the next request asks the database again.
     entry.value.catch(() => {
