@@ -48,6 +48,8 @@ export class ApiError extends Error {
   readonly status: number;
   /** Response headers that belong with this error (rate limit and usage, contract 7 and 8.3). */
   headers: Record<string, string> = {};
+  /** The account this error is about, when one is known (a 403 names it): its usage headers go out. */
+  accountId?: string;
 
   constructor(
     readonly code: ErrorCode,

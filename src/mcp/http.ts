@@ -53,7 +53,8 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
       (err: unknown) => {
         const challenge = err instanceof ApiError ? CHALLENGE[err.code] : undefined;
         if (challenge) res.setHeader('WWW-Authenticate', challenge);
-        next(err);
+        if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
+        else next(err);
       },
     );
   };

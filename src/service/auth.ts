@@ -114,7 +114,11 @@ export class AuthService {
       return { ok: false, error: new ApiError('revoked_api_key', 'The API key has been revoked.') };
     }
     const { status } = found.account;
-    if (status !== 'active') return { ok: false, error: STATUS_ERRORS[status]() };
+    if (status !== 'active') {
+      const error = STATUS_ERRORS[status]();
+      error.accountId = found.account.id;
+      return { ok: false, error };
+    }
     return { ok: true, auth: found };
   }
 

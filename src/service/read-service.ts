@@ -145,6 +145,17 @@ export class ReadService {
     }
   }
 
+  /**
+   * Usage headers for an error that names an account before a Caller exists (a 403 from
+   * authentication): every authenticated response that names an account carries them (decisions 7).
+   */
+  async addAccountHeaders(err: ApiError): Promise<void> {
+    if (!err.accountId) return;
+    const snapshot = await this.meter.snapshot({ accountId: err.accountId }).catch(() => null);
+    if (snapshot)
+      Object.assign(err.headers, usageHeaders(snapshot, null, { marketplaceVerified: false }));
+  }
+
   private parse(endpoint: Endpoint, input: FilterInput, caller: Caller): ParsedRequest {
     const ctx = {
       taxonomy: this.deps.taxonomy,

@@ -184,3 +184,12 @@ it('rate limits per account with X-RateLimit headers and an integer Retry-After,
   expect(r?.h('x-ratelimit-reset')).toMatch(/^[1-9]\d*$/);
   expect(r?.h('x-service-opportunity-limit')).toBe('1000');
 });
+
+it('a 403 names the account, so it carries the account usage headers', async () => {
+  const { key } = await keyFor({ plan: 'builder', status: 'suspended', balance_millicents: 1200 });
+  const res = await get('/v1/opportunities', key);
+  expect(res.status).toBe(403);
+  expect(res.body.error?.code).toBe('api_access_suspended');
+  expect(usage(res.h)).toMatchObject({ balance: '1200', credits: '3', used: '0', new: '0' });
+  expect(res.h('cache-control')).toBe('no-store');
+});

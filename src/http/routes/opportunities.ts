@@ -1,4 +1,5 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { ApiError } from '../../domain/errors';
 import { verifyMarketplaceSignature } from '../../billing/marketplace';
 import type { AppDeps } from '../../service/context';
 import type { Caller, ReadService, Served } from '../../service/read-service';
@@ -36,5 +37,12 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   router.get('/v1/opportunities/:opportunity_id', requireKey, async (req, res) => {
     send(res, await reads.detail(callerOf(req), req.params.opportunity_id));
   });
+  router.use(
+    '/v1/opportunities',
+    (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
+      if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
+      else next(err);
+    },
+  );
   return router;
 }
