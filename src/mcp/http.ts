@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { verifyMarketplaceSignature } from '../billing/marketplace';
 import { ApiError } from '../domain/errors';
+import { callerOf } from '../http/caller';
 import type { Authenticator } from '../http/middleware/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { AppDeps } from '../service/context';
@@ -75,17 +75,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
   router.post('/', authenticate, body, async (req, res) => {
     const context = authenticated.get(req);
     if (!context) throw new Error('mcp: request reached the handler unauthenticated');
-    const caller: Caller = {
-      auth: context,
-      requestId: req.requestId,
-      // decisions 7: verified exactly as REST verifies it (routes/opportunities.ts).
-      marketplaceVerified: verifyMarketplaceSignature(
-        req.get('x-marketplace-proxy-signature'),
-        req.requestId,
-        deps.env.MARKETPLACE_PROXY_SECRET,
-        Math.floor(Date.now() / 1000),
-      ),
-    };
+    const caller = callerOf(req, context, deps.env);
     const server = createMcpServer(tools, requestScope(caller, res, deps));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

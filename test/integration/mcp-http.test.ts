@@ -3,16 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import express from 'express';
-import { Meter } from '../../src/billing/meter';
-import { RateLimits } from '../../src/billing/rate-limit';
-import { createAuthenticator } from '../../src/http/middleware/authenticate';
-import { errorHandler, notFound } from '../../src/http/middleware/errors';
-import { requestId } from '../../src/http/middleware/request-id';
-import { opportunityRoutes } from '../../src/http/routes/opportunities';
-import { mcpRoutes } from '../../src/mcp/http';
+import { createApp } from '../../src/http/app';
 import type { AppDeps } from '../../src/service/context';
-import { ReadService } from '../../src/service/read-service';
 import type { AccountInput } from '../../src/store/account-repo';
 import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
@@ -26,18 +18,8 @@ let server: Server;
 let baseUrl: string;
 
 async function startApp(deps: AppDeps): Promise<Server> {
-  const auth = createAuthenticator(deps);
-  const reads = new ReadService(deps, new Meter(deps.pool), new RateLimits(deps.redis));
-  const app = express();
-  app.set('trust proxy', 'loopback');
-  app.set('query parser', 'simple');
-  app.use(requestId);
-  app.use('/mcp', mcpRoutes(deps, auth, reads));
-  app.use(opportunityRoutes(deps, auth, reads));
-  app.use(notFound);
-  app.use(errorHandler(deps.logger));
   return new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
   });
 }
 

@@ -1,0 +1,19 @@
+import type { Request } from 'express';
+import { verifyMarketplaceSignature } from '../billing/marketplace';
+import type { Env } from '../config';
+import type { AuthContext } from '../service/auth';
+import type { Caller } from '../service/read-service';
+
+/** The Caller of an authenticated request, as REST and /mcp both establish it (decisions 7). */
+export function callerOf(req: Request, auth: AuthContext, env: Env): Caller {
+  return {
+    auth,
+    requestId: req.requestId,
+    marketplaceVerified: verifyMarketplaceSignature(
+      req.get('x-marketplace-proxy-signature'),
+      req.requestId,
+      env.MARKETPLACE_PROXY_SECRET,
+      Math.floor(Date.now() / 1000),
+    ),
+  };
+}
