@@ -30,6 +30,12 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', 'loopback');
   // 'simple' keeps parameter names literal and turns a repeated parameter into an array (decisions 2).
   app.set('query parser', 'simple');
+  // decisions 8: authenticated responses are never cached, errors included (even those raised
+  // before a route runs). The taxonomy and the OpenAPI document opt in to caching themselves.
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   app.use(requestId);
   app.use(requestLog(deps.logger));
   app.use(healthRoutes(deps));

@@ -14,11 +14,6 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
     res.set(served.headers).json(served.body);
   };
 
-  // decisions 8: responses to authenticated requests are never cached, errors included.
-  router.use('/v1/opportunities', (_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
   router.get('/v1/opportunities', requireKey, async (req, res) => {
     send(res, await reads.list(caller(req), { from: 'rest', query: req.query }));
   });

@@ -8,7 +8,6 @@ export function previewRoutes(deps: AppDeps, limits: RateLimits): Router {
   const router = Router();
   router.get('/v1/preview/opportunities', async (req, res) => {
     await limits.previewCheck(req.ip ?? 'unknown', deps.env.PREVIEW_REQUESTS_PER_MINUTE);
-    res.setHeader('Cache-Control', 'no-store');
     res.json(await previewOpportunities(deps, req.query, req.requestId));
   });
   return router;
