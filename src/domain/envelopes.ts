@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from './errors';
-import { Opportunity } from './record';
+import { Opportunity, PreviewOpportunity } from './record';
 import { TAXONOMY_LEVELS } from './taxonomy';
 
 // The response envelopes of decisions 4 as zod schemas: they type the service layer and generate
@@ -27,6 +27,8 @@ export const ListEnvelope = z.object({
   }),
   meta: z.object({ request_id: z.string(), applied_filters: AppliedFilters }),
 });
+
+export const PreviewListEnvelope = ListEnvelope.extend({ data: z.array(PreviewOpportunity) });
 
 export const CountEnvelope = z.object({
   count: z.number().int().min(0),
@@ -66,6 +68,7 @@ export const ErrorEnvelope = z.object({
 });
 
 export type ListEnvelope = z.infer<typeof ListEnvelope>;
+export type PreviewListEnvelope = z.infer<typeof PreviewListEnvelope>;
 export type CountEnvelope = z.infer<typeof CountEnvelope>;
 export type DetailEnvelope = z.infer<typeof DetailEnvelope>;
 export type TaxonomyEnvelope = z.infer<typeof TaxonomyEnvelope>;

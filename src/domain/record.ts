@@ -83,52 +83,60 @@ const taxonomyId = z
   .regex(/^[a-z0-9_]+$/)
   .nullable();
 
-export const Opportunity = z
-  .strictObject({
-    id: z.uuid(),
-    title: text(500).min(1),
-    normalized_title: text(300).min(1),
-    employer: text(300).nullable(),
-    intermediary: text(300).nullable(),
-    organizations: z.array(Organization).max(20),
-    canonical_url: url.nullable(),
-    application_url: url.nullable(),
-    sources: z.array(Source).max(50),
-    published_at: dateTime.nullable(),
-    published_precision: PublishedPrecision,
-    first_seen: dateTime,
-    changed_at: dateTime,
-    last_verified_live_at: dateTime.nullable(),
-    liveness_status: LivenessStatus,
-    technology_classification: TechnologyClassification,
-    job_domain: taxonomyId,
-    job_family: taxonomyId,
-    job_subfamily: taxonomyId,
-    job_class: taxonomyId,
-    level: Level,
-    management_track: ManagementTrack,
-    specializations: z.array(text(100).min(1)).max(50),
-    engagement_models: z.array(EngagementModel).max(3),
-    commercial_eligibility: CommercialEligibility,
-    actionability: Actionability,
-    location: Location,
-    rate: Rate.nullable(),
-    is_low_pay: z.boolean(),
-    pay_basis: PayBasis,
-    work_structure: WorkStructure,
-    duration: Duration.nullable(),
-    evidence: z.array(Evidence).max(100),
-  })
-  .refine((r) => (r.published_at === null) === (r.published_precision === 'unknown'), {
+const OpportunityShape = z.strictObject({
+  id: z.uuid(),
+  title: text(500).min(1),
+  normalized_title: text(300).min(1),
+  employer: text(300).nullable(),
+  intermediary: text(300).nullable(),
+  organizations: z.array(Organization).max(20),
+  canonical_url: url.nullable(),
+  application_url: url.nullable(),
+  sources: z.array(Source).max(50),
+  published_at: dateTime.nullable(),
+  published_precision: PublishedPrecision,
+  first_seen: dateTime,
+  changed_at: dateTime,
+  last_verified_live_at: dateTime.nullable(),
+  liveness_status: LivenessStatus,
+  technology_classification: TechnologyClassification,
+  job_domain: taxonomyId,
+  job_family: taxonomyId,
+  job_subfamily: taxonomyId,
+  job_class: taxonomyId,
+  level: Level,
+  management_track: ManagementTrack,
+  specializations: z.array(text(100).min(1)).max(50),
+  engagement_models: z.array(EngagementModel).max(3),
+  commercial_eligibility: CommercialEligibility,
+  actionability: Actionability,
+  location: Location,
+  rate: Rate.nullable(),
+  is_low_pay: z.boolean(),
+  pay_basis: PayBasis,
+  work_structure: WorkStructure,
+  duration: Duration.nullable(),
+  evidence: z.array(Evidence).max(100),
+});
+
+export const Opportunity = OpportunityShape.refine(
+  (r) => (r.published_at === null) === (r.published_precision === 'unknown'),
+  {
     message: 'published_precision is unknown exactly when published_at is null',
     path: ['published_precision'],
-  })
-  .refine((r) => new Set(r.engagement_models).size === r.engagement_models.length, {
-    message: 'engagement_models must not repeat',
-    path: ['engagement_models'],
-  });
+  },
+).refine((r) => new Set(r.engagement_models).size === r.engagement_models.length, {
+  message: 'engagement_models must not repeat',
+  path: ['engagement_models'],
+});
 
 export type Opportunity = z.infer<typeof Opportunity>;
+
+/** decisions 5: the anonymous preview shows where a record came from, not its source details. */
+export const PreviewOpportunity = OpportunityShape.extend({
+  sources: z.array(z.strictObject({ source: Source.shape.source })),
+});
+export type PreviewOpportunity = z.infer<typeof PreviewOpportunity>;
 export type Rate = z.infer<typeof Rate>;
 export type Location = z.infer<typeof Location>;
 

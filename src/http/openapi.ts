@@ -4,6 +4,7 @@ import {
   DetailEnvelope,
   ErrorEnvelope,
   ListEnvelope,
+  PreviewListEnvelope,
   TaxonomyEnvelope,
 } from '../domain/envelopes';
 import { restQuerySchema, type Endpoint } from '../domain/filters';
@@ -88,13 +89,18 @@ const ERROR_RESPONSES: Record<string, string> = {
   '503': 'metering_unavailable or search_unavailable (with Retry-After)',
 };
 
+const RETRY_AFTER = {
+  description: 'Whole seconds to wait before retrying.',
+  schema: { type: 'integer', minimum: 1 },
+};
+
 function errors(statuses: string[], headers: Record<string, unknown>) {
   return Object.fromEntries(
     statuses.map((s) => [
       s,
       {
         description: ERROR_RESPONSES[s] ?? 'error',
-        headers,
+        headers: s === '429' || s === '503' ? { ...headers, 'Retry-After': RETRY_AFTER } : headers,
         content: { 'application/json': { schema: ref('ErrorEnvelope') } },
       },
     ]),
@@ -197,11 +203,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           security: [],
           parameters: queryParameters('preview'),
           responses: {
-            '200': ok('ListEnvelope', {}),
+            '200': ok('PreviewListEnvelope', {}),
             ...errors(['400', '422', '500', '503'], {}),
             '429': {
               description: 'preview_rate_limit_exceeded (with Retry-After)',
-              headers: { 'Retry-After': int },
+              headers: { 'Retry-After': RETRY_AFTER },
               content: { 'application/json': { schema: ref('ErrorEnvelope') } },
             },
           },
@@ -230,6 +236,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       headers: USAGE_HEADERS,
       schemas: {
         ListEnvelope: jsonSchema(ListEnvelope),
+        PreviewListEnvelope: jsonSchema(PreviewListEnvelope),
         CountEnvelope: jsonSchema(CountEnvelope),
         DetailEnvelope: jsonSchema(DetailEnvelope),
         TaxonomyEnvelope: jsonSchema(TaxonomyEnvelope),

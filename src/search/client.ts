@@ -5,7 +5,9 @@ export type SearchClient = Client;
 
 /** One client per process: it keeps a keep-alive pool. Every call is bounded by `timeoutMs`. */
 export function createSearchClient(url: string, timeoutMs: number): Client {
-  return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 1 });
+  // No retries: the timeout is the whole bound on a call, so an unreachable cluster is a fast 503
+  // and the client (who got Retry-After) decides when to try again.
+  return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 0 });
 }
 
 const RETRY_AFTER_SECONDS = 5;

@@ -132,7 +132,13 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
   ['empty list', 'list', { level: '' }, unprocessable('level')],
   ['empty list item', 'list', { level: 'senior,,staff' }, unprocessable('level')],
   ['empty country', 'list', { country: '' }, unprocessable('country')],
-  ['empty cursor', 'list', { cursor: '' }, unprocessable('cursor')],
+  // decisions 3: any cursor problem, an empty one included, is 400 malformed_cursor.
+  [
+    'empty cursor',
+    'list',
+    { cursor: '' },
+    { status: 400, code: 'malformed_cursor', parameter: 'cursor', reason: 'bad_format' },
+  ],
   ['one-element array', 'list', { city: ['Austin'] }, unprocessable('city')],
   ['nested object', 'list', { city: { a: 'b' } }, unprocessable('city')],
   ['limit=abc', 'list', { limit: 'abc' }, unprocessable('limit')],

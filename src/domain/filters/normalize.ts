@@ -121,6 +121,13 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
 
 function normalizeStrings(spec: ParamSpec, list: boolean, items: string[], ctx: ParseContext) {
   const trimmed = items.map((i) => i.trim());
+  // decisions 3: any cursor problem, an empty one included, is 400 malformed_cursor.
+  if (spec.kind === 'cursor' && trimmed.some((i) => i === '')) {
+    throw new ApiError('malformed_cursor', 'The cursor is malformed.', {
+      parameter: 'cursor',
+      reason: 'bad_format',
+    });
+  }
   // Format (422) for every item before any value check (400).
   if (trimmed.some((i) => i === '')) {
     throw validationError(
@@ -164,6 +171,10 @@ function valueOf(
   if (c.type === 'strings') return normalizeStrings(spec, list, c.items, ctx);
   if (spec.kind === 'limit' && c.type === 'number' && c.value < 1) {
     throw validationError('limit', 'out_of_range', 'limit must be an integer of at least 1.');
+  }
+  // A decimal too large for a double becomes Infinity, which JSON would turn into null: no bound.
+  if (c.type === 'number' && !Number.isFinite(c.value)) {
+    throw validationError(spec.name, 'out_of_range', `${spec.name} is too large.`);
   }
   return c.value;
 }

@@ -10,14 +10,16 @@ export function taxonomyRoutes(deps: AppDeps): Router {
     res.setHeader('ETag', doc.etag);
     res.setHeader('Cache-Control', 'public, max-age=3600');
     const ifNoneMatch = req.get('if-none-match');
-    if (
-      ifNoneMatch &&
-      ifNoneMatch.split(',').some((t) => t.trim() === doc.etag || t.trim() === '*')
-    ) {
+    if (ifNoneMatch?.split(',').some((t) => matches(t.trim(), doc.etag))) {
       res.status(304).end();
       return;
     }
     res.json(doc.body);
   });
   return router;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x". */
+function matches(candidate: string, etag: string): boolean {
+  return candidate === '*' || candidate.replace(/^W\//, '') === etag;
 }

@@ -1,0 +1,206 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../src/http/app';
+import { storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+import { CONTRACT_FILTERS, FIXTURE } from '../support/read-fixture';
+import { get, newReader, type Reader } from '../support/read-http';
+
+// GET /v1/openapi.json (contract 9, decisions 4): a valid OpenAPI 3.1 document that matches the
+// routes actually served, the contract's parameter lists, and the responses actually sent.
+
+interface Operation {
+  parameters?: { name: string; in: string }[];
+  responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+  security?: unknown[];
+}
+interface Doc {
+  openapi: string;
+  info: { version: string };
+  security?: unknown[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+let ctx: TestContext;
+let reader: Reader;
+let doc: Doc;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  reader = await newReader(ctx.deps);
+  await storeAndIndex(ctx.deps, FIXTURE.slice(0, 8));
+  const res = await get(ctx.baseUrl, '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body as Doc;
+});
+afterAll(() => ctx.close());
+
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+  );
+const op = (path: string) => doc.paths[path]?.get as Operation;
+const queryNames = (path: string) =>
+  (op(path).parameters ?? [])
+    .filter((p) => p.in === 'query')
+    .map((p) => p.name)
+    .sort();
+
+interface Layer {
+  /** The mount path of a router layer ('/' when mounted without one). */
+  rawPath?: string;
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+/** Every "METHOD /path" the express app serves, in OpenAPI path syntax. */
+function servedRoutes(): string[] {
+  const app = createApp(ctx.deps) as unknown as { router: { stack: Layer[] } };
+  const out: string[] = [];
+  const join = (prefix: string, path: string) =>
+    path === '/' ? prefix || '/' : `${prefix}${path}`.replace(/\/+/g, '/');
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const path = join(prefix, layer.route.path).replace(/:([A-Za-z_]+)/g, '{$1}');
+        for (const m of Object.keys(layer.route.methods)) {
+          out.push(`${m === '_all' ? 'ALL' : m.toUpperCase()} ${path}`);
+        }
+      } else if (layer.handle?.stack) {
+        const mount = layer.rawPath && layer.rawPath !== '/' ? layer.rawPath : '';
+        walk(layer.handle.stack, join(prefix, mount) === '/' ? '' : join(prefix, mount));
+      }
+    }
+  };
+  walk(app.router.stack, '');
+  return out.sort();
+}
+
+describe('the document', () => {
+  it('is a valid OpenAPI 3.1 document (swagger-parser)', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.version).toBe('1.0.0-beta.1');
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('documents exactly the /v1 routes served; other routes are operational', async () => {
+    const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    const served = servedRoutes();
+    expect(served.filter((r) => r.includes(' /v1/')).sort()).toEqual([...documented].sort());
+    const OPERATIONAL = ['/healthz', '/readyz', '/mcp'];
+    for (const route of served.filter((r) => !r.includes(' /v1/'))) {
+      expect(OPERATIONAL).toContain(route.split(' ')[1]);
+    }
+  });
+
+  it('every documented operation answers with one of its documented statuses', async () => {
+    for (const { path, method, op: operation } of operations()) {
+      expect(method).toBe('get');
+      const url = path.replace('{opportunity_id}', randomUUID());
+      const secured = (operation.security ?? doc.security ?? []).length > 0;
+      const res = await get(ctx.baseUrl, url, secured ? { key: reader.key } : {});
+      expect({
+        path,
+        routeMissing: res.status === 404 && res.body?.error?.code === 'not_found',
+      }).toEqual({
+        path,
+        routeMissing: false,
+      });
+      expect(Object.keys(operation.responses)).toContain(String(res.status));
+    }
+  });
+
+  it('has the parameters of contract 4.1-4.3, no more, no less', () => {
+    const PREVIEW = [
+      'published_after', 'job_family', 'job_subfamily', 'job_class', 'level', 'engagement_model',
+      'commercial_eligibility', 'remote', 'region', 'rate_min', 'pay_basis', 'work_structure',
+      'liveness_status', 'cursor', 'limit',
+    ]; // prettier-ignore
+    expect(queryNames('/v1/opportunities')).toEqual(
+      [...CONTRACT_FILTERS, 'cursor', 'limit'].sort(),
+    );
+    expect(queryNames('/v1/opportunities/count')).toEqual([...CONTRACT_FILTERS].sort());
+    expect(queryNames('/v1/preview/opportunities')).toEqual([...PREVIEW].sort());
+    const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
+    expect(detail.find((p) => p.in === 'path')?.name).toBe('opportunity_id');
+    expect(detail.some((p) => p.in === 'header' && p.name === 'X-Request-ID')).toBe(true);
+  });
+
+  it('declares the key only where one is needed', () => {
+    const secured = (path: string) => (op(path).security ?? doc.security ?? []).length > 0;
+    expect(secured('/v1/opportunities')).toBe(true);
+    expect(secured('/v1/opportunities/count')).toBe(true);
+    expect(secured('/v1/opportunities/{opportunity_id}')).toBe(true);
+    expect(secured('/v1/preview/opportunities')).toBe(false);
+    expect(secured('/v1/taxonomy/occupations')).toBe(false);
+  });
+
+  it('documents the usage headers of contract 8.3 on authenticated responses', () => {
+    const headers = Object.keys(op('/v1/opportunities').responses['200']?.headers ?? {});
+    for (const name of [
+      'X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
+      'X-Service-Balance-Millicents', 'X-Service-Usage-Charge-Millicents',
+      'X-Service-Prepaid-Opportunity-Credits', 'X-Service-Plan', 'X-Service-Opportunity-Limit',
+      'X-Service-Opportunity-Used', 'X-Service-Opportunity-Remaining',
+      'X-Service-New-Opportunity-Count', 'X-Service-Included-New-Opportunity-Count',
+      'X-Service-PAYG-New-Opportunity-Count', 'X-Service-Period-End', 'X-Marketplace-Billing',
+    ]) expect(headers).toContain(name); // prettier-ignore
+  });
+
+  // Contract 7 and 8.3: 429 carries Retry-After; decisions 8: so does 503 search_unavailable.
+  it.each([
+    ['/v1/opportunities', '429'],
+    ['/v1/opportunities', '503'],
+    ['/v1/opportunities/count', '429'],
+    ['/v1/opportunities/count', '503'],
+    ['/v1/opportunities/{opportunity_id}', '429'],
+    ['/v1/opportunities/{opportunity_id}', '503'],
+    ['/v1/preview/opportunities', '429'],
+    ['/v1/preview/opportunities', '503'],
+  ])('%s %s documents the Retry-After header', (path, status) => {
+    expect(Object.keys(op(path).responses[status]?.headers ?? {})).toContain('Retry-After');
+  });
+});
+
+describe('real responses validate against the documented schemas (ajv, draft 2020-12)', () => {
+  const validator = () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(structuredClone(doc) as object, 'openapi.json');
+    return (name: string, body: unknown) => {
+      const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+      if (!validate) throw new Error(`no schema ${name}`);
+      const ok = validate(body);
+      expect({ name, errors: ok ? null : validate.errors }).toEqual({ name, errors: null });
+    };
+  };
+
+  it.each([
+    [
+      'ListEnvelope',
+      '/v1/opportunities?limit=5&level=senior,staff,mid,junior,principal,lead,unknown',
+      true,
+    ],
+    ['CountEnvelope', '/v1/opportunities/count?country=US', true],
+    ['PreviewListEnvelope', '/v1/preview/opportunities?limit=3', false],
+    ['TaxonomyEnvelope', '/v1/taxonomy/occupations', false],
+    ['ErrorEnvelope', '/v1/opportunities?level=ceo', true],
+    ['ErrorEnvelope', '/v1/preview/opportunities?limit=6', false],
+    ['ErrorEnvelope', `/v1/opportunities/${randomUUID()}`, true],
+  ])('%s: GET %s', async (schema, path, keyed) => {
+    const res = await get(ctx.baseUrl, path, keyed ? { key: reader.key } : {});
+    validator()(schema, res.body);
+  });
+
+  it('DetailEnvelope: every fixture record as served', async () => {
+    const check = validator();
+    for (const r of FIXTURE.slice(0, 8)) {
+      const res = await get(ctx.baseUrl, `/v1/opportunities/${r.id}`, { key: reader.key });
+      expect(res.status).toBe(200);
+      check('DetailEnvelope', res.body);
+    }
+  });
+});
