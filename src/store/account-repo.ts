@@ -1,5 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
+import {
+  accountAllowance,
+  accountRps,
+  effectivePageSize,
+  type AccountLimitSettings,
+  type PlanLimits,
+} from '../billing/plans';
 import { withTransaction } from './db';
 
 // Plans (contract 8.1) and accounts (decisions 6), over the tables of migrations/003.
@@ -255,13 +262,24 @@ export interface AccountLimits {
  * applies, which is the caller's job). `allowance` null: none is set (enterprise without override).
  */
 export function accountLimits(account: Account): AccountLimits {
+  // One implementation of the limit rules: billing/plans.ts, which the meter uses too.
+  const plan: PlanLimits = {
+    id: account.plan.id,
+    opportunityAllowance: account.plan.opportunity_allowance,
+    periodKind: account.plan.period_kind,
+    requestsPerSecond: account.plan.requests_per_second,
+    maxPageSize: account.plan.max_page_size,
+  };
+  const settings: AccountLimitSettings = {
+    billingModel: account.billing_model,
+    allowanceOverride: account.allowance_override,
+    rpsOverride: account.rps_override,
+    pageSizeOverride: account.page_size_override,
+  };
+  const allowance = accountAllowance(plan, settings);
   return {
-    // legacy_wallet has no included allowance: every new opportunity is charged (decisions 6).
-    allowance:
-      account.billing_model === 'legacy_wallet'
-        ? 0
-        : (account.allowance_override ?? account.plan.opportunity_allowance),
-    rps: account.rps_override ?? account.plan.requests_per_second,
-    pageSize: Math.min(account.page_size_override ?? account.plan.max_page_size, 100),
+    allowance: allowance.unset ? null : allowance.allowance,
+    rps: accountRps(plan, settings),
+    pageSize: effectivePageSize(plan, settings),
   };
 }
