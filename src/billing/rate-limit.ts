@@ -81,6 +81,19 @@ export class RateLimits {
     return shown;
   }
 
+  /**
+   * The window a request would be held to, without counting it: for authenticated protocol
+   * messages that are not reads (MCP initialize, tools/list), which still show X-RateLimit-*.
+   */
+  async peek(subject: RateSubject): Promise<RateDecision> {
+    const keyBinds = subject.keyRps !== null && subject.keyRps < subject.accountRps;
+    const decisions = await Promise.all([
+      this.accounts.peek(subject.accountId, subject.accountRps),
+      ...(keyBinds && subject.keyRps !== null ? [this.keys.peek(subject.keyId, subject.keyRps)] : []),
+    ]);
+    return stricter(decisions);
+  }
+
   /** Anonymous preview (decisions 5): `perMinute` requests a minute per client address. */
   async previewCheck(clientIp: string, perMinute: number): Promise<RateDecision> {
     const d = await this.preview.consume(clientIp, perMinute);

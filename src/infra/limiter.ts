@@ -42,13 +42,19 @@ export class Limiter {
     }
   }
 
-  /** Whether `key` has used up a window of `limit` points, without taking one. */
-  async blocked(key: string, limit: number): Promise<LimitDecision | null> {
+  /** The current window of `key` against `limit` points, without taking one. */
+  async peek(key: string, limit: number): Promise<LimitDecision> {
     const res = await this.limiterFor(limit)
       .get(key)
       .catch(() => null);
-    if (!res || res.consumedPoints < limit) return null;
-    return this.decision(false, limit, res);
+    if (!res) return { allowed: true, limit, remaining: limit, resetSeconds: 1 };
+    return this.decision(res.consumedPoints < limit, limit, res);
+  }
+
+  /** Whether `key` has used up a window of `limit` points, without taking one. */
+  async blocked(key: string, limit: number): Promise<LimitDecision | null> {
+    const decision = await this.peek(key, limit);
+    return decision.allowed ? null : decision;
   }
 
   private limiterFor(limit: number): RateLimiterAbstract {

@@ -146,6 +146,20 @@ export class ReadService {
   }
 
   /**
+   * Rate and usage headers for an authenticated request that reads nothing (MCP protocol
+   * messages): shown without counting against the rate limit, so that a client's handshake does
+   * not spend its requests per second (decisions 8: headers on every authenticated response).
+   */
+  async peekHeaders(caller: Caller): Promise<Record<string, string>> {
+    const limits = accountLimits(caller.auth.account);
+    const [rate, usage] = await Promise.all([
+      this.limits.peek({ ...subject(caller), accountRps: limits.rps, keyRps: caller.auth.key.rps }),
+      this.snapshotHeaders(caller),
+    ]);
+    return { ...rateLimitHeaders(rate), ...usage };
+  }
+
+  /**
    * Usage headers for an error that names an account before a Caller exists (a 403 from
    * authentication): every authenticated response that names an account carries them (decisions 7).
    */

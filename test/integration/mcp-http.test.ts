@@ -144,6 +144,20 @@ describe('headers and request ids', () => {
     await client.close();
   });
 
+  it('protocol messages show the window and usage without counting against the rate limit', async () => {
+    // Free: 2 requests a second. connect() sends initialize, initialized and tools/list.
+    const { client, seen } = await connect({ 'X-API-Key': await newKey({ plan: 'free' }) });
+    const headers = seen.headers ?? new Headers();
+    expect(headers.get('x-ratelimit-limit')).toBe('2');
+    expect(headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(headers.get('x-service-opportunity-limit')).toBe('1000');
+    expect(headers.get('x-service-opportunity-used')).toBe('0');
+    const result = await client.callTool({ name: 'count_opportunities', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(seen.headers?.get('x-ratelimit-remaining')).toBe('1');
+    await client.close();
+  });
+
   it('a billable call spends a supplied X-Request-ID, shared with REST; counts do not', async () => {
     const key = await newKey();
     const { client } = await connect({ 'X-API-Key': key, 'X-Request-ID': 'mcp-dup-1' });
