@@ -89,7 +89,9 @@ export class RateLimits {
     const keyBinds = subject.keyRps !== null && subject.keyRps < subject.accountRps;
     const decisions = await Promise.all([
       this.accounts.peek(subject.accountId, subject.accountRps),
-      ...(keyBinds && subject.keyRps !== null ? [this.keys.peek(subject.keyId, subject.keyRps)] : []),
+      ...(keyBinds && subject.keyRps !== null
+        ? [this.keys.peek(subject.keyId, subject.keyRps)]
+        : []),
     ]);
     return stricter(decisions);
   }
