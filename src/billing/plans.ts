@@ -1,14 +1,15 @@
 // Effective limits of an account and a key (contract 8.1, decisions 6). Pure: the meter, the rate
 // limiter and the page-size check feed them the rows they loaded themselves.
+import { MAX_PAGE_SIZE } from '../domain/filters';
 
-export type PlanId = 'free' | 'builder' | 'growth' | 'enterprise';
-export type BillingModel = 'plan' | 'legacy_entitlement' | 'legacy_wallet';
+export const PLAN_IDS = ['free', 'builder', 'growth', 'enterprise'] as const;
+export const BILLING_MODELS = ['plan', 'legacy_entitlement', 'legacy_wallet'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+export type BillingModel = (typeof BILLING_MODELS)[number];
 export type PeriodKind = 'calendar_month' | 'billing_period';
 
 /** contract 8.2.3: 0.004 USD per new opportunity beyond the included allowance. */
 export const PRICE_PER_OPPORTUNITY_MILLICENTS = 400;
-/** contract 8.1: "Overall request maximum page size is 100." */
-export const MAX_PAGE_SIZE = 100;
 
 /** One row of the plans table (migration 003). */
 export interface PlanLimits {

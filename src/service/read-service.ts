@@ -2,6 +2,7 @@ import type { Meter, BillingSubject } from '../billing/meter';
 import { RateLimitExceeded, rateLimitHeaders, type RateLimits } from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
 import { ApiError, validationError } from '../domain/errors';
+import { isUuid } from '../domain/ids';
 import {
   parseRestQuery,
   parseToolArgs,
@@ -37,8 +38,6 @@ export interface Served<T> {
   /** Rate limit and usage headers of contract 8.3. */
   headers: Record<string, string>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The authenticated read surface that REST and MCP both call, so they share data, quota, rate
@@ -91,7 +90,7 @@ export class ReadService {
 
   detail(caller: Caller, id: unknown): Promise<Served<DetailEnvelope>> {
     return this.serve(caller, true, async () => {
-      if (typeof id !== 'string' || !UUID.test(id)) {
+      if (typeof id !== 'string' || !isUuid(id)) {
         throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
       }
       const record = await findOpportunity(this.deps.pool, id.toLowerCase()).catch(

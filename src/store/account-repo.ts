@@ -1,22 +1,23 @@
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
+import { isUuid } from '../domain/ids';
 import {
+  BILLING_MODELS,
+  PLAN_IDS,
   accountAllowance,
   accountRps,
   effectivePageSize,
   type AccountLimitSettings,
+  type BillingModel,
+  type PlanId,
   type PlanLimits,
 } from '../billing/plans';
 import { withTransaction } from './db';
 
 // Plans (contract 8.1) and accounts (decisions 6), over the tables of migrations/003.
 
-export const PLAN_IDS = ['free', 'builder', 'growth', 'enterprise'] as const;
-export const BILLING_MODELS = ['plan', 'legacy_entitlement', 'legacy_wallet'] as const;
 export const ACCOUNT_STATUSES = ['active', 'disabled', 'suspended', 'pending', 'expired'] as const;
 
-export type PlanId = (typeof PLAN_IDS)[number];
-export type BillingModel = (typeof BILLING_MODELS)[number];
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export interface Plan {
@@ -143,8 +144,8 @@ export function rowToAccount(row: AccountRow): Account {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (id: string): boolean => UUID.test(id);
+export { isUuid };
+export { BILLING_MODELS, PLAN_IDS, type BillingModel, type PlanId };
 
 export async function getAccount(pool: Pool, id: string): Promise<Account | null> {
   if (!isUuid(id)) return null;

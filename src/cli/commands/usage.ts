@@ -1,7 +1,6 @@
 import { Meter } from '../../billing/meter';
+import { isUuid } from '../../domain/ids';
 import { stringFlag, UsageError, type Command } from '../command';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `usage --account ID` (decisions 10): the account's current period, used, remaining and balance.
@@ -13,7 +12,7 @@ export const usageCommand: Command = {
   async run(args, deps) {
     const accountId = stringFlag(args, 'account');
     if (accountId === undefined) throw new UsageError('--account is required');
-    if (!UUID.test(accountId)) throw new UsageError('--account must be an account id (a uuid)');
+    if (!isUuid(accountId)) throw new UsageError('--account must be an account id (a uuid)');
     const { pool } = await deps();
     const usage = await new Meter(pool).snapshot({ accountId });
     return {
