@@ -13,12 +13,20 @@
 # in a folder named after the checkout, owned by an unprivileged system user. The checkout's
 # .cache/opensearch/state records where. A lock serialises concurrent starts: the first caller starts
 # the JVM, the others wait for it and reuse it (the JVM must not inherit the lock's descriptor).
+#
+# Start-up (issue 11): the JVM runs in the foreground of its own session (setsid), so its pid is
+# known from launch, not from its pid file. The running instance is found by its command line
+# naming this checkout's data folder, so a lost state file never leads to a second JVM. The wait
+# for health lasts up to OPENSEARCH_START_TIMEOUT seconds (default 300); a JVM that dies or misses
+# the deadline is stopped, never left behind. OPENSEARCH_DIST_DIR runs a prepared, unpacked
+# distribution instead of the pinned one (tests use a fake one).
 set -euo pipefail
 
 VERSION_3="3.8.0"   # needs JDK 21+
 VERSION_2="2.19.3"  # fallback for machines with only JDK 11-17
 GROUP="org.opensearch.distribution.integ-test-zip"
 HEAP="${OPENSEARCH_HEAP:-1g}"
+START_TIMEOUT="${OPENSEARCH_START_TIMEOUT:-300}"
 RUN_USER="${OPENSEARCH_RUN_USER:-opensearch}"
 
 checkout="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,6 +44,10 @@ java_major() { "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\
 # Picks the newest JDK under /usr/lib/jvm (or OPENSEARCH_JAVA_HOME) and the distribution it can run.
 choose_runtime() {
   local best="" best_major=0 d m
+  if [[ -n "${OPENSEARCH_DIST_DIR:-}" ]]; then
+    # A prepared distribution brings its own version; it runs with OPENSEARCH_JAVA_HOME if set.
+    JAVA_HOME_FOR_OS="${OPENSEARCH_JAVA_HOME:-}"; VERSION="custom"; return 0
+  fi
   if [[ -n "${OPENSEARCH_JAVA_HOME:-}" ]]; then
     best="$OPENSEARCH_JAVA_HOME"; best_major="$(java_major "$best")"
   else
@@ -62,13 +74,16 @@ fetch() {
   echo "$zip"
 }
 
-ensure_user() {
+ensure_user_if_root() {
+  (( EUID == 0 )) || return 0
   id "$RUN_USER" >/dev/null 2>&1 && return
   log "creating system user $RUN_USER"
   useradd --system --no-create-home --shell /usr/sbin/nologin "$RUN_USER"
 }
 
 install_dist() {
+  mkdir -p "$home/data" "$home/logs"
+  if [[ -n "${OPENSEARCH_DIST_DIR:-}" ]]; then DIST="$OPENSEARCH_DIST_DIR"; return; fi
   local zip; zip="$(fetch)"
   local dist="$home/opensearch-$VERSION"
   if [[ ! -x "$dist/bin/opensearch" ]]; then
@@ -89,11 +104,48 @@ read_state() {
   source "$state"
 }
 
+write_state() {
+  printf 'URL=%s\nPID=%s\nHOME_DIR=%s\nVERSION=%s\n' "$URL" "$PID" "$home" "$VERSION" > "$state"
+}
+
 healthy() {
   [[ -n "$URL" ]] && curl -fsS --max-time 2 "$URL/_cluster/health" 2>/dev/null | grep -q '"status":"\(green\|yellow\)"'
 }
 
-alive() { [[ -n "$PID" ]] && kill -0 "$PID" 2>/dev/null; }
+# A zombie (our own child that died and is not yet reaped) still answers kill -0: not alive.
+alive() {
+  [[ -n "$PID" ]] && kill -0 "$PID" 2>/dev/null || return 1
+  local st; st="$(ps -o stat= -p "$PID" 2>/dev/null || true)"
+  [[ -n "$st" && "$st" != Z* ]]
+}
+
+# The instance of this checkout, found by its command line naming this checkout's data folder
+# (issue 11): works when the state file is lost, its PID empty, or the JVM was started by an older
+# version of this script. Prints the oldest such process (the JVM, not a launcher's subshell).
+find_instance() {
+  local pattern
+  pattern="-Epath\\.data=$(printf '%s' "$home/data" | sed 's/[][\.*^$+?(){}|]/\\&/g')( |$)"
+  pgrep -o -f -- "$pattern" 2>/dev/null || true
+}
+
+# The HTTP port an instance was started with, from its command line.
+instance_url() {
+  local port
+  port="$(tr '\0' '\n' < "/proc/$1/cmdline" 2>/dev/null | sed -n 's/^-Ehttp\.port=\([0-9]*\)$/\1/p' | head -n1)"
+  [[ -n "$port" ]] && echo "http://127.0.0.1:$port"
+}
+
+# Stops PID: its whole process group when it leads one (we start it under setsid), else the process
+# alone (an instance started otherwise shares its group with unrelated processes).
+stop_instance() {
+  alive || return 0
+  local target="$PID"
+  [[ "$(ps -o pgid= -p "$PID" 2>/dev/null | tr -d ' ')" == "$PID" ]] && target="-$PID"
+  kill -TERM -- "$target" 2>/dev/null || true
+  for _ in $(seq 1 60); do alive || break; sleep 0.5; done
+  if alive; then kill -KILL -- "$target" 2>/dev/null || true; sleep 0.5; fi
+  log "stopped pid $PID"
+}
 
 free_port() {
   local port
@@ -103,76 +155,118 @@ free_port() {
   log "no free port near $1"; exit 1
 }
 
+# Waits until healthy, the process is gone, or the deadline (OPENSEARCH_START_TIMEOUT seconds: a
+# cold JVM on two busy cores needs well over a minute, issue 11).
 wait_healthy() {
-  local i
-  for i in $(seq 1 180); do
+  local deadline=$(( SECONDS + START_TIMEOUT ))
+  while (( SECONDS < deadline )); do
     healthy && return 0
-    alive || { log "OpenSearch exited during start; see $home/logs"; tail -n 30 "$home/logs/opensearch.log" >&2 || true; return 1; }
+    alive || { log "OpenSearch (pid $PID) exited during start; see $home/logs"; tail_logs; return 1; }
     sleep 1
   done
-  log "OpenSearch did not become healthy in 180 s"; return 1
+  healthy && return 0
+  log "OpenSearch (pid $PID) did not become healthy in $START_TIMEOUT s (OPENSEARCH_START_TIMEOUT)"
+  return 1
 }
 
-start_locked() {
-  read_state
-  if alive; then
-    wait_healthy && { echo "$URL"; return 0; }
-    log "running instance (pid $PID) is not healthy; restarting"; kill "$PID" 2>/dev/null || true; sleep 2
-  elif [[ -n "$PID" ]]; then
-    log "previous instance (pid $PID) is gone; restarting"
-  fi
-  ensure_user
+tail_logs() {
+  local f
+  for f in "$home/logs/opensearch.log" "$home/logs/console.log"; do
+    [[ -s "$f" ]] && { log "last lines of $f:"; tail -n 30 "$f" >&2; }
+  done
+  return 0
+}
+
+# Starts the JVM in the foreground of its own session, in the background of this script, so its
+# pid is known at once ($!), whatever its pid file does. As root it runs as $RUN_USER through
+# setpriv, which execs without forking: $! is the launcher that execs the JVM.
+launch() {
+  ensure_user_if_root
   install_dist
-  chown -R "$RUN_USER" "$DIST/config" "$DIST/logs" "$home/data" "$home/logs"
-  chmod 755 "$root_dir" "$home" 2>/dev/null || true
+  if (( EUID == 0 )); then
+    chown -R "$RUN_USER" "$home/data" "$home/logs"
+    [[ -n "${OPENSEARCH_DIST_DIR:-}" ]] || chown -R "$RUN_USER" "$DIST/config" "$DIST/logs"
+    chmod 755 "$root_dir" "$home" 2>/dev/null || true
+  fi
   local base=$(( 19200 + 0x${key:0:4} % 400 ))
   local http_port; http_port="$(free_port "$base")"
   local transport_port; transport_port="$(free_port $(( http_port + 1000 )))"
   rm -f "$home/pid"
-  touch "$home/pid"; chown "$RUN_USER" "$home/pid"
-  log "starting OpenSearch $VERSION on 127.0.0.1:$http_port (heap $HEAP, JDK $JAVA_HOME_FOR_OS)"
-  runuser -u "$RUN_USER" -- env -i PATH=/usr/bin:/bin \
+  touch "$home/pid"
+  local as_user=()
+  (( EUID == 0 )) && chown "$RUN_USER" "$home/pid"
+  (( EUID == 0 )) && as_user=(setpriv --reuid="$RUN_USER" --regid="$(id -g "$RUN_USER")" --init-groups --)
+  log "starting OpenSearch $VERSION on 127.0.0.1:$http_port (heap $HEAP, JDK ${JAVA_HOME_FOR_OS:-none}, up to $START_TIMEOUT s)"
+  setsid "${as_user[@]}" env -i PATH=/usr/bin:/bin \
     OPENSEARCH_JAVA_HOME="$JAVA_HOME_FOR_OS" \
     OPENSEARCH_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP" \
-    "$DIST/bin/opensearch" -d -p "$home/pid" \
+    "$DIST/bin/opensearch" -p "$home/pid" \
       -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 \
       -Ehttp.port="$http_port" -Etransport.port="$transport_port" \
       -Epath.data="$home/data" -Epath.logs="$home/logs" \
       -Ecluster.routing.allocation.disk.threshold_enabled=false \
-      -Eaction.auto_create_index=false >/dev/null 2>&1 </dev/null 9>&-
-  for _ in $(seq 1 30); do [[ -s "$home/pid" ]] && break; sleep 0.2; done
-  PID="$(cat "$home/pid" 2>/dev/null || true)"
+      -Eaction.auto_create_index=false >"$home/logs/console.log" 2>&1 </dev/null 9>&- &
+  PID=$!
   URL="http://127.0.0.1:$http_port"
-  printf 'URL=%s\nPID=%s\nHOME_DIR=%s\nVERSION=%s\n' "$URL" "$PID" "$home" "$VERSION" > "$state"
-  wait_healthy
+  write_state
+}
+
+start_locked() {
+  read_state
+  # The process on this checkout's data folder is the truth; the state file only caches it.
+  local found; found="$(find_instance)"
+  if [[ -n "$found" ]]; then
+    [[ "$found" == "$PID" ]] || log "found the running instance (pid $found) by its data folder"
+    PID="$found"; URL="$(instance_url "$found")"
+    write_state
+    wait_healthy && { echo "$URL"; return 0; }
+    log "instance pid $PID is not healthy; restarting it"
+    stop_instance
+  elif [[ -n "$PID" ]]; then
+    log "previous instance (pid $PID) is gone; starting a new one"
+  fi
+  launch
+  if ! wait_healthy; then
+    # Never leave an orphan JVM behind (issue 11): what we started and gave up on is stopped.
+    stop_instance
+    rm -f "$state"
+    return 1
+  fi
   echo "$URL"
+}
+
+cmd_start() {
+  choose_runtime
+  exec 9>"$cache/lock"
+  flock 9
+  start_locked
+}
+
+cmd_status() {
+  read_state
+  healthy && { echo "$URL"; return 0; }
+  local found; found="$(find_instance)"
+  [[ -n "$found" ]] || return 1
+  URL="$(instance_url "$found")"
+  healthy && echo "$URL"
+}
+
+cmd_stop() {
+  exec 9>"$cache/lock"
+  flock 9
+  read_state
+  local found; found="$(find_instance)"
+  [[ -n "$found" ]] && PID="$found"
+  stop_instance
+  rm -f "$state"
+  if [[ "$1" == destroy ]]; then rm -rf "$home"; log "deleted $home"; fi
 }
 
 cmd="${1:-start}"
 case "$cmd" in
   fetch) fetch >/dev/null; log "cached in $cache" ;;
-  start)
-    choose_runtime
-    exec 9>"$cache/lock"
-    flock 9
-    start_locked
-    ;;
-  status)
-    read_state
-    if healthy; then echo "$URL"; else exit 1; fi
-    ;;
-  stop|destroy)
-    exec 9>"$cache/lock"
-    flock 9
-    read_state
-    if alive; then
-      kill "$PID"
-      for _ in $(seq 1 60); do alive || break; sleep 0.5; done
-      alive && kill -9 "$PID"
-      log "stopped pid $PID"
-    fi
-    rm -f "$state"
-    if [[ "$cmd" == destroy ]]; then rm -rf "$home"; log "deleted $home"; fi
-    ;;
+  start) cmd_start ;;
+  status) cmd_status ;;
+  stop|destroy) cmd_stop "$cmd" ;;
   *) echo "usage: $0 fetch|start|status|stop|destroy" >&2; exit 2 ;;
 esac

@@ -32,7 +32,8 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const pool = createPool(databaseUrl, options.poolSize ?? 20);
   if (options.migrate !== false) await migrate(pool);
 
-  const searchUrl = env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch());
+  const searchUrl =
+    env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT));
   const search = createSearchClient(searchUrl, env.OPENSEARCH_TIMEOUT_MS);
   const dbName = databaseName(databaseUrl);
   const alias = aliasForDatabase(dbName);

@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Bound on every search-engine call, so an unreachable cluster becomes a fast 503. */
   OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
+  /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */
+  OPENSEARCH_START_TIMEOUT: positiveInt(300),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
