@@ -44,6 +44,7 @@ export class RateLimits {
   private readonly accounts: Limiter;
   private readonly keys: Limiter;
   private readonly preview: Limiter;
+  private readonly protocol: Limiter;
 
   /** `namespace` keeps deployments (and test databases) that share one Redis apart. */
   constructor(redis: Redis | null, namespace = 'default') {
@@ -52,6 +53,10 @@ export class RateLimits {
       durationSeconds: 1,
     });
     this.keys = new Limiter(redis, { keyPrefix: `rl:${namespace}:key`, durationSeconds: 1 });
+    this.protocol = new Limiter(redis, {
+      keyPrefix: `rl:${namespace}:protocol`,
+      durationSeconds: 1,
+    });
     this.preview = new Limiter(redis, {
       keyPrefix: `rl:${namespace}:preview`,
       durationSeconds: 60,
@@ -96,6 +101,24 @@ export class RateLimits {
     return stricter(decisions);
   }
 
+  /**
+   * MCP protocol messages (decisions 8, 9): a client's handshake must not spend its reads, but a
+   * flood of them is still refused. Per account, PROTOCOL_RATE_FACTOR times its read rate (at least
+   * PROTOCOL_MIN_PER_SECOND) in one-second windows; 429 rate_limit_exceeded past it.
+   */
+  async protocolCheck(subject: RateSubject): Promise<RateDecision> {
+    const limit = protocolLimit(subject.accountRps);
+    const d = await this.protocol.consume(subject.accountId, limit);
+    if (!d.allowed) {
+      throw new RateLimitExceeded(
+        'rate_limit_exceeded',
+        `Too many protocol messages (${limit} a second); retry after ${d.resetSeconds} s.`,
+        toRate(d),
+      );
+    }
+    return toRate(d);
+  }
+
   /** Anonymous preview (decisions 5): `perMinute` requests a minute per client address. */
   async previewCheck(clientIp: string, perMinute: number): Promise<RateDecision> {
     const d = await this.preview.consume(clientIp, perMinute);
@@ -108,6 +131,13 @@ export class RateLimits {
     }
     return toRate(d);
   }
+}
+
+export const PROTOCOL_RATE_FACTOR = 5;
+export const PROTOCOL_MIN_PER_SECOND = 20;
+
+export function protocolLimit(accountRps: number): number {
+  return Math.max(PROTOCOL_MIN_PER_SECOND, accountRps * PROTOCOL_RATE_FACTOR);
 }
 
 /** The window a client should go by: the lowest limit and remaining, the latest reset. */

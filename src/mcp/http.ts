@@ -76,9 +76,9 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     const context = authenticated.get(req);
     if (!context) throw new Error('mcp: request reached the handler unauthenticated');
     const caller = callerOf(req, context, deps.env);
-    // Protocol messages (initialize, tools/list) show the account's window and usage without
-    // counting; a tool call that reads sets its own headers over these.
-    res.set(await reads.peekHeaders(caller).catch(() => ({})));
+    // Every POST passes the loose protocol limit first, without Postgres (decisions 8); a tool
+    // call that reads is then limited and metered by the ReadService and sets its own headers.
+    res.set(await reads.admitProtocolMessage(caller));
     const server = createMcpServer(tools, requestScope(caller, res, deps));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

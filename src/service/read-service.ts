@@ -1,4 +1,5 @@
-import type { Meter, BillingSubject } from '../billing/meter';
+import type { BillingSubject, DeliveryOutcome, Meter } from '../billing/meter';
+import { UsageCache } from '../billing/usage-cache';
 import { RateLimitExceeded, rateLimitHeaders, type RateLimits } from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
 import { ApiError, validationError } from '../domain/errors';
@@ -48,16 +49,20 @@ export class ReadService {
     private readonly deps: AppDeps,
     private readonly meter: Meter,
     private readonly limits: RateLimits,
+    private readonly usage = new UsageCache(),
   ) {}
 
   list(caller: Caller, input: FilterInput): Promise<Served<ListEnvelope>> {
     return this.serve(caller, true, async () => {
       const request = this.parse('list', input, caller);
       const page = await searchPage(this.deps, request, caller.auth.account.id);
-      const outcome = await this.meter.deliver(
-        subject(caller),
-        caller.requestId,
-        page.records.map((r) => r.id),
+      const outcome = this.delivered(
+        caller,
+        await this.meter.deliver(
+          subject(caller),
+          caller.requestId,
+          page.records.map((r) => r.id),
+        ),
       );
       return {
         body: listEnvelope(
@@ -100,7 +105,10 @@ export class ReadService {
       );
       if (!record)
         throw new ApiError('opportunity_not_found', `No canonical opportunity has id ${id}.`);
-      const outcome = await this.meter.deliver(subject(caller), caller.requestId, [record.id]);
+      const outcome = this.delivered(
+        caller,
+        await this.meter.deliver(subject(caller), caller.requestId, [record.id]),
+      );
       return {
         body: { data: record, meta: { request_id: caller.requestId } },
         usage: usageHeaders(outcome.usage, outcome, {
@@ -111,9 +119,10 @@ export class ReadService {
   }
 
   /**
-   * Common admission and header handling. Billable calls spend their request id first, whatever
-   * happens next (decisions 7); then the per-account and per-key rate limits apply to every call
-   * (contract 8.2.5). On an error the account's current usage still goes out with it.
+   * Common admission and header handling (decisions 7, 8). The rate limit comes first and costs no
+   * Postgres work: a 429 spends no request id and takes its usage headers from the usage cache, so
+   * a flood of refused calls costs the database nothing. A call that passes spends its request id
+   * (billable calls) whatever happens next. On an error the account's current usage still goes out.
    */
   private async serve<T>(
     caller: Caller,
@@ -122,7 +131,6 @@ export class ReadService {
   ): Promise<Served<T>> {
     const headers: Record<string, string> = {};
     try {
-      if (billable) await this.meter.spendRequestId(subject(caller), caller.requestId);
       const limits = accountLimits(caller.auth.account);
       const decision = await this.limits.check({
         ...subject(caller),
@@ -130,13 +138,16 @@ export class ReadService {
         keyRps: caller.auth.key.rps,
       });
       Object.assign(headers, rateLimitHeaders(decision));
+      if (billable) await this.meter.spendRequestId(subject(caller), caller.requestId);
       const { body, usage } = await work();
       return { body, headers: { ...headers, ...usage } };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (err instanceof RateLimitExceeded) Object.assign(headers, rateLimitHeaders(err.decision));
       Object.assign(headers, err.headers);
-      if (err.code !== 'metering_unavailable') {
+      if (err instanceof RateLimitExceeded) {
+        Object.assign(headers, rateLimitHeaders(err.decision));
+        Object.assign(headers, await this.cachedUsageHeaders(caller, 'latest').catch(() => ({})));
+      } else if (err.code !== 'metering_unavailable') {
         Object.assign(headers, await this.snapshotHeaders(caller).catch(() => ({})), err.headers);
       }
       err.headers = headers;
@@ -145,17 +156,33 @@ export class ReadService {
   }
 
   /**
-   * Rate and usage headers for an authenticated request that reads nothing (MCP protocol
-   * messages): shown without counting against the rate limit, so that a client's handshake does
-   * not spend its requests per second (decisions 8: headers on every authenticated response).
+   * Admission of an MCP POST (decisions 8, 9): protocol messages (initialize, tools/list) are
+   * limited loosely per account and answered without Postgres; they show the account's read window
+   * without counting against it, and the usage headers from the usage cache. A tool call that reads
+   * sets its own headers over these.
    */
-  async peekHeaders(caller: Caller): Promise<Record<string, string>> {
-    const limits = accountLimits(caller.auth.account);
-    const [rate, usage] = await Promise.all([
-      this.limits.peek({ ...subject(caller), accountRps: limits.rps, keyRps: caller.auth.key.rps }),
-      this.snapshotHeaders(caller),
+  async admitProtocolMessage(caller: Caller): Promise<Record<string, string>> {
+    const rate = {
+      ...subject(caller),
+      accountRps: accountLimits(caller.auth.account).rps,
+      keyRps: caller.auth.key.rps,
+    };
+    try {
+      await this.limits.protocolCheck(rate);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        Object.assign(
+          err.headers,
+          await this.cachedUsageHeaders(caller, 'latest').catch(() => ({})),
+        );
+      }
+      throw err;
+    }
+    const [window, usage] = await Promise.all([
+      this.limits.peek(rate),
+      this.cachedUsageHeaders(caller, 'fresh').catch(() => ({})),
     ]);
-    return { ...rateLimitHeaders(rate), ...usage };
+    return { ...rateLimitHeaders(window), ...usage };
   }
 
   /**
@@ -164,7 +191,11 @@ export class ReadService {
    */
   async addAccountHeaders(err: ApiError): Promise<void> {
     if (!err.accountId) return;
-    const snapshot = await this.meter.snapshot({ accountId: err.accountId }).catch(() => null);
+    const accountId = err.accountId;
+    // A refused account is answered from the usage cache: a flood of 403s costs no query either.
+    const snapshot = await this.usage
+      .latest(accountId, () => this.meter.snapshot({ accountId }))
+      .catch(() => null);
     if (snapshot)
       Object.assign(err.headers, usageHeaders(snapshot, null, { marketplaceVerified: false }));
   }
@@ -179,9 +210,28 @@ export class ReadService {
       : parseToolArgs(endpoint, input.args, ctx);
   }
 
+  /** Fresh from the ledger (counts, errors of admitted calls); refreshes the usage cache. */
   private async snapshotHeaders(caller: Caller): Promise<Record<string, string>> {
     const snapshot = await this.meter.snapshot(subject(caller));
+    this.usage.remember(caller.auth.account.id, snapshot);
     return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
+  }
+
+  /** For responses that must cost no Postgres work (429s, protocol messages): see UsageCache. */
+  private async cachedUsageHeaders(
+    caller: Caller,
+    age: 'latest' | 'fresh',
+  ): Promise<Record<string, string>> {
+    const snapshot = await this.usage[age](caller.auth.account.id, () =>
+      this.meter.snapshot(subject(caller)),
+    );
+    return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
+  }
+
+  /** A delivery's usage, read in its transaction, is the freshest there is. */
+  private delivered(caller: Caller, outcome: DeliveryOutcome): DeliveryOutcome {
+    this.usage.remember(caller.auth.account.id, outcome.usage);
+    return outcome;
   }
 }
 
