@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
@@ -84,6 +85,37 @@ describe('the document', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info.version).toBe('1.0.0-beta.1');
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  // Issue 14: Redocly's recommended rules, zero problems (errors and warnings alike).
+  it('passes Redocly lint (recommended) with no error and no warning', async () => {
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+  });
+
+  // decisions 11: shared schemas are named components, reused by $ref, never inlined again.
+  it('names the shared schemas and references the record instead of inlining it', () => {
+    for (const name of [
+      'Opportunity', 'ListEnvelope', 'CountEnvelope', 'DetailEnvelope', 'ErrorEnvelope', 'Taxonomy',
+    ]) expect(Object.keys(doc.components.schemas)).toContain(name); // prettier-ignore
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, never> }>;
+    expect(schemas.ListEnvelope?.properties.data).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Opportunity' },
+    });
+    expect(schemas.DetailEnvelope?.properties.data).toEqual({
+      $ref: '#/components/schemas/Opportunity',
+    });
+    expect(schemas.PreviewListEnvelope?.properties.data).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/PreviewOpportunity' },
+    });
+    // The record's own fields are described once each: in Opportunity and in PreviewOpportunity.
+    expect(JSON.stringify(doc).match(/"technology_classification":\{/g)?.length).toBe(2);
   });
 
   it('documents exactly the /v1 routes served; other routes are operational', async () => {
@@ -186,7 +218,7 @@ describe('real responses validate against the documented schemas (ajv, draft 202
     ],
     ['CountEnvelope', '/v1/opportunities/count?country=US', true],
     ['PreviewListEnvelope', '/v1/preview/opportunities?limit=3', false],
-    ['TaxonomyEnvelope', '/v1/taxonomy/occupations', false],
+    ['Taxonomy', '/v1/taxonomy/occupations', false],
     ['ErrorEnvelope', '/v1/opportunities?level=ceo', true],
     ['ErrorEnvelope', '/v1/preview/opportunities?limit=6', false],
     ['ErrorEnvelope', `/v1/opportunities/${randomUUID()}`, true],
