@@ -3,6 +3,7 @@ import { DEFAULT_DATABASE_URL, parseEnv, type Env } from './config';
 import { cursorKeysSetting } from './infra/cursor-keys';
 import { ensureLocalOpenSearch } from './infra/local-opensearch';
 import { createLogger, type Logger } from './infra/logger';
+import { metrics } from './infra/metrics';
 import { CursorCodec, parseCursorKeys } from './search/cursor';
 import { createSearchClient } from './search/client';
 import { aliasForDatabase, ensureIndex } from './search/index-manager';
@@ -47,7 +48,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
       })
     : null;
   // A Redis outage must not stop the service: limiters fall back to process memory.
-  redis?.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+  redis?.on('error', (err: Error) => {
+    logger.warn('redis error', { error: err.message });
+    metrics.upstreamError('redis', err);
+  });
 
   return {
     env,

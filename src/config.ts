@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
   /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */
   OPENSEARCH_START_TIMEOUT: positiveInt(300),
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is public. */
+  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -15,6 +15,7 @@ import {
   type UsageColumns,
 } from './ledger-sql';
 import { currentPeriod, type Period } from './period';
+import { metrics } from '../infra/metrics';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
 import { pruneRequestIds, recordRequestId } from './request-ids';
@@ -101,9 +102,12 @@ export class Meter {
   ): Promise<DeliveryOutcome> {
     // Zero-result pages consume nothing (contract 8.2.2): no lock, no write.
     if (opportunityIds.length === 0) return noDelivery(await this.snapshot(subject));
-    return failClosed(() =>
+    const outcome = await failClosed(() =>
       this.transaction((client) => this.record(client, subject, requestId, opportunityIds)),
     );
+    // After the commit: only what was recorded and charged is counted.
+    metrics.delivered(outcome);
+    return outcome;
   }
 
   /** Usage for responses that deliver nothing (counts, errors after authentication) and the CLI. */

@@ -9,6 +9,7 @@ import { errorHandler, notFound } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes, requestMetrics } from './routes/metrics';
 import { openApiRoutes } from './routes/openapi';
 import { opportunityRoutes } from './routes/opportunities';
 import { previewRoutes } from './routes/preview';
@@ -38,7 +39,9 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(requestId);
   app.use(requestLog(deps.logger));
+  app.use(requestMetrics);
   app.use(healthRoutes(deps));
+  app.use(metricsRoutes(deps.env.METRICS_TOKEN));
   app.use(taxonomyRoutes(deps));
   app.use(previewRoutes(deps, limits));
   app.use(opportunityRoutes(deps, auth, reads));

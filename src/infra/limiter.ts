@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { metrics } from './metrics';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -34,6 +35,8 @@ export class Limiter {
 
   /** Takes one point for `key` against a window of `limit` points. */
   async consume(key: string, limit: number): Promise<LimitDecision> {
+    // rejectIfRedisNotReady sends every decision to the in-process insurance while Redis is down.
+    if (this.redis) metrics.limiterBackend(this.redis.status === 'ready');
     try {
       return this.decision(true, limit, await this.limiterFor(limit).consume(key, 1));
     } catch (rejection) {

@@ -26,12 +26,15 @@ export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
       isSearchUnavailable(err) ||
       (err as { meta?: { statusCode?: number } }).meta?.statusCode === 503
     ) {
-      throw new ApiError(
+      const unavailable = new ApiError(
         'search_unavailable',
         'The search engine is unavailable; retry later with a new request id.',
         undefined,
         RETRY_AFTER_SECONDS,
       );
+      // Kept for the logs and metrics (timeout or error); the envelope shows only code and message.
+      unavailable.cause = err;
+      throw unavailable;
     }
     throw err;
   }

@@ -21,6 +21,7 @@ import {
 } from './envelopes';
 import { countMatching, searchPage } from './opportunity-search';
 import { accountLimits } from '../store/account-repo';
+import { metrics } from '../infra/metrics';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
 export interface Caller {
@@ -143,6 +144,8 @@ export class ReadService {
       return { body, headers: { ...headers, ...usage } };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
+      // Counted here too, for MCP tool errors that never reach the HTTP error handler.
+      metrics.apiError(err);
       Object.assign(headers, err.headers);
       if (err instanceof RateLimitExceeded) {
         Object.assign(headers, rateLimitHeaders(err.decision));

@@ -1,13 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createApp } from '../../src/http/app';
 import { createSearchClient } from '../../src/search/client';
-import type { AppDeps } from '../../src/service/context';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { serveApp as serve } from '../support/serve-app';
 
 // Failures of the services behind the API, seen over HTTP: each fails closed, fast, with the
 // contract's code, and nothing is delivered or charged.
@@ -23,16 +20,6 @@ beforeAll(async () => {
   await storeAndIndex(ctx.deps, [makeRecord(), makeRecord()]);
 });
 afterAll(() => ctx.close());
-
-async function serve(deps: AppDeps): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = await new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const deliveries = async () =>
   Number(

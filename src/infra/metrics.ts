@@ -1,0 +1,131 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ApiError } from '../domain/errors';
+
+// Operator metrics (issue 15), exposed by GET /metrics in the Prometheus text format. One registry
+// per process, like the process itself: every app, limiter and meter in it reports here. Labels
+// are closed sets (route patterns, never raw paths; codes, never messages) so that series stay few.
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export type Upstream = 'opensearch' | 'postgres' | 'redis';
+
+const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, route pattern and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from request to response finished, by method and route pattern.',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+const deliveries = new Counter({
+  name: 'opportunity_deliveries_total',
+  help: 'Opportunities delivered for the first time in their period, by how they were paid.',
+  labelNames: ['paid_by'] as const,
+  registers: [registry],
+});
+
+const charges = new Counter({
+  name: 'wallet_charges_millicents_total',
+  help: 'Millicents charged to wallets for new deliveries.',
+  registers: [registry],
+});
+
+const upstreamErrors = new Counter({
+  name: 'upstream_errors_total',
+  help: 'Failed calls to an upstream, by upstream and kind (timeout or error).',
+  labelNames: ['upstream', 'kind'] as const,
+  registers: [registry],
+});
+
+const apiErrors = new Counter({
+  name: 'api_errors_total',
+  help: 'Error answers by code (REST envelopes and MCP tool errors alike).',
+  labelNames: ['code'] as const,
+  registers: [registry],
+});
+
+const rateLimitRefusals = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: 'Requests refused by a rate limit, by error code.',
+  labelNames: ['code'] as const,
+  registers: [registry],
+});
+
+const limiterFallback = new Gauge({
+  name: 'rate_limiter_fallback_active',
+  help: '1 while rate limits are kept in process because the configured Redis is not ready.',
+  registers: [registry],
+});
+
+const limiterFallbackDecisions = new Counter({
+  name: 'rate_limiter_fallback_decisions_total',
+  help: 'Rate-limit decisions taken in process while a configured Redis was not ready.',
+  registers: [registry],
+});
+
+/** Where an ApiError came from, when an upstream failed (decisions 8). */
+const UPSTREAM_OF: Partial<Record<ApiError['code'], Upstream>> = {
+  search_unavailable: 'opensearch',
+  metering_unavailable: 'postgres',
+};
+
+// An error can pass through the service and then the HTTP error handler: count it once.
+const counted = new WeakSet<ApiError>();
+
+export const metrics = {
+  request(method: string, route: string, status: number, seconds: number): void {
+    httpRequests.inc({ method, route, status: String(status) });
+    httpDuration.observe({ method, route }, seconds);
+  },
+
+  delivered(outcome: {
+    includedNewCount: number;
+    paygNewCount: number;
+    chargeMillicents: number;
+  }): void {
+    if (outcome.includedNewCount > 0)
+      deliveries.inc({ paid_by: 'included' }, outcome.includedNewCount);
+    if (outcome.paygNewCount > 0) deliveries.inc({ paid_by: 'wallet' }, outcome.paygNewCount);
+    if (outcome.chargeMillicents > 0) charges.inc(outcome.chargeMillicents);
+  },
+
+  /** Counts an error answer once, with its upstream failure and rate-limit refusal if any. */
+  apiError(err: ApiError): void {
+    if (counted.has(err)) return;
+    counted.add(err);
+    apiErrors.inc({ code: err.code });
+    if (err.status === 429) rateLimitRefusals.inc({ code: err.code });
+    const upstream = UPSTREAM_OF[err.code];
+    if (upstream) metrics.upstreamError(upstream, err.cause);
+  },
+
+  upstreamError(upstream: Upstream, cause: unknown): void {
+    upstreamErrors.inc({ upstream, kind: isTimeout(cause) ? 'timeout' : 'error' });
+  },
+
+  /** Called on each rate-limit decision when Redis is configured: was it ready? */
+  limiterBackend(redisReady: boolean): void {
+    limiterFallback.set(redisReady ? 0 : 1);
+    if (!redisReady) limiterFallbackDecisions.inc();
+  },
+};
+
+function isTimeout(cause: unknown): boolean {
+  if (typeof cause !== 'object' || cause === null) return false;
+  const { name, code, message } = cause as { name?: unknown; code?: unknown; message?: unknown };
+  return (
+    name === 'TimeoutError' ||
+    code === 'ETIMEDOUT' ||
+    code === '57014' || // query_canceled: statement_timeout
+    code === '55P03' || // lock_timeout
+    (typeof message === 'string' && /time(d)? ?out/i.test(message))
+  );
+}

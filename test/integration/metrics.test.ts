@@ -1,0 +1,190 @@
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { createSearchClient } from '../../src/search/client';
+import { createAccount } from '../../src/store/account-repo';
+import { createApiKey } from '../../src/store/api-key-repo';
+import { createPool } from '../../src/store/db';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+import { serveApp as serve, type ServedApp } from '../support/serve-app';
+
+// GET /metrics (issue 15): Prometheus text with requests, latency, deliveries and charges, upstream
+// failures, rate-limit refusals and the limiter fallback. The registry is per process, so every
+// assertion compares a value before and after what the test did.
+
+let ctx: TestContext;
+let key: string;
+let walletKey: string;
+let slowKey: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const pool = ctx.deps.pool;
+  const account = await createAccount(pool, { plan: 'builder', rps_override: 1000 });
+  key = (await createApiKey(pool, { accountId: account.id })).key;
+  const wallet = await createAccount(pool, {
+    plan: 'builder',
+    billing_model: 'legacy_wallet',
+    balance_millicents: 100_000,
+    rps_override: 1000,
+  });
+  walletKey = (await createApiKey(pool, { accountId: wallet.id })).key;
+  const slow = await createAccount(pool, { plan: 'builder', rps_override: 1 });
+  slowKey = (await createApiKey(pool, { accountId: slow.id })).key;
+  await storeAndIndex(ctx.deps, [makeRecord(), makeRecord(), makeRecord()]);
+});
+afterAll(() => ctx.close());
+
+/** The value of one series (`name{labels}`) in the exposition, 0 when absent. */
+async function sample(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const res = await fetch(`${ctx.baseUrl}/metrics`);
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelPart = line.slice(name.length).split(' ')[0] ?? '';
+    if (wanted.every((w) => labelPart.includes(w))) return Number(line.split(' ').pop());
+  }
+  return 0;
+}
+
+const get = (url: string, apiKey?: string) =>
+  fetch(url, { headers: apiKey ? { 'X-API-Key': apiKey } : {} });
+
+it('is public Prometheus text when no token is configured', async () => {
+  const res = await fetch(`${ctx.baseUrl}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+  expect(text).toContain('# TYPE http_requests_total counter');
+  expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+  expect(text).toContain('process_resident_memory_bytes');
+});
+
+it('counts requests by route pattern and status, with latency', async () => {
+  const route = { method: 'GET', route: '/v1/opportunities/count', status: '200' };
+  const before = await sample('http_requests_total', route);
+  const histBefore = await sample('http_request_duration_seconds_count', {
+    route: '/v1/opportunities/count',
+  });
+  expect((await get(`${ctx.baseUrl}/v1/opportunities/count`, key)).status).toBe(200);
+  expect((await get(`${ctx.baseUrl}/v1/opportunities/count`, key)).status).toBe(200);
+  expect(await sample('http_requests_total', route)).toBe(before + 2);
+  expect(
+    await sample('http_request_duration_seconds_count', { route: '/v1/opportunities/count' }),
+  ).toBe(histBefore + 2);
+  // An unknown path is one 'unmatched' series, never a series per path.
+  await get(`${ctx.baseUrl}/nowhere/${Date.now()}`);
+  expect(
+    await sample('http_requests_total', { route: 'unmatched', status: '404' }),
+  ).toBeGreaterThan(0);
+});
+
+it('counts deliveries by how they were paid, and wallet charges', async () => {
+  const included = await sample('opportunity_deliveries_total', { paid_by: 'included' });
+  const wallet = await sample('opportunity_deliveries_total', { paid_by: 'wallet' });
+  const charged = await sample('wallet_charges_millicents_total');
+  expect((await get(`${ctx.baseUrl}/v1/opportunities?limit=2`, key)).status).toBe(200);
+  expect((await get(`${ctx.baseUrl}/v1/opportunities?limit=3`, walletKey)).status).toBe(200);
+  // A repeat delivers and charges nothing.
+  expect((await get(`${ctx.baseUrl}/v1/opportunities?limit=3`, walletKey)).status).toBe(200);
+  expect(await sample('opportunity_deliveries_total', { paid_by: 'included' })).toBe(included + 2);
+  expect(await sample('opportunity_deliveries_total', { paid_by: 'wallet' })).toBe(wallet + 3);
+  expect(await sample('wallet_charges_millicents_total')).toBe(charged + 3 * 400);
+});
+
+it('counts rate-limit refusals', async () => {
+  const before = await sample('rate_limit_refusals_total', { code: 'rate_limit_exceeded' });
+  const statuses = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      get(`${ctx.baseUrl}/v1/opportunities/count`, slowKey).then((r) => r.status),
+    ),
+  );
+  const refused = statuses.filter((s) => s === 429).length;
+  expect(refused).toBeGreaterThan(0);
+  expect(await sample('rate_limit_refusals_total', { code: 'rate_limit_exceeded' })).toBe(
+    before + refused,
+  );
+});
+
+it('counts upstream failures by upstream and kind: timeout or error', async () => {
+  // A listener that accepts and never answers: the search client's deadline expires.
+  const sockets: import('node:net').Socket[] = [];
+  const hung: TcpServer = createTcpServer((s) => sockets.push(s));
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  const hungUrl = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+  const slowSearch = createSearchClient(hungUrl, 300);
+  const deadSearch = createSearchClient('http://127.0.0.1:1', 300);
+  const deadPool = createPool('postgresql://postgres@127.0.0.1:1/nowhere', 1);
+  const apps = await Promise.all([
+    serve({ ...ctx.deps, search: slowSearch }),
+    serve({ ...ctx.deps, search: deadSearch }),
+    serve({ ...ctx.deps, pool: deadPool }),
+  ]);
+  try {
+    const os = (kind: string) => sample('upstream_errors_total', { upstream: 'opensearch', kind });
+    const [timeouts, errors] = [await os('timeout'), await os('error')];
+    const pgErrors = await sample('upstream_errors_total', { upstream: 'postgres', kind: 'error' });
+    const [slow, dead, noDb] = apps.map((a) => `${a.url}/v1/opportunities/count`);
+    expect((await get(slow as string, key)).status).toBe(503);
+    expect((await get(dead as string, key)).status).toBe(503);
+    expect((await get(noDb as string, key)).status).toBe(503);
+    expect(await os('timeout')).toBe(timeouts + 1);
+    expect(await os('error')).toBe(errors + 1);
+    expect(
+      await sample('upstream_errors_total', { upstream: 'postgres', kind: 'error' }),
+    ).toBeGreaterThan(pgErrors);
+  } finally {
+    await Promise.all(apps.map((a) => a.close()));
+    sockets.forEach((s) => s.destroy());
+    hung.close();
+    await Promise.all([slowSearch.close(), deadSearch.close(), deadPool.end()]);
+  }
+});
+
+it('shows the in-process limiter fallback while Redis is not ready', async () => {
+  const redis = new Redis('redis://127.0.0.1:1', {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+  });
+  redis.on('error', () => undefined);
+  const app = await serve({ ...ctx.deps, redis });
+  try {
+    const decisions = await sample('rate_limiter_fallback_decisions_total');
+    expect((await get(`${app.url}/v1/opportunities/count`, key)).status).toBe(200);
+    expect(await sample('rate_limiter_fallback_active')).toBe(1);
+    expect(await sample('rate_limiter_fallback_decisions_total')).toBeGreaterThan(decisions);
+  } finally {
+    await app.close();
+    redis.disconnect();
+  }
+});
+
+describe('with METRICS_TOKEN', () => {
+  let app: ServedApp;
+  beforeAll(async () => {
+    app = await serve({ ...ctx.deps, env: { ...ctx.deps.env, METRICS_TOKEN: 'scrape-secret-1' } });
+  });
+  afterAll(() => app.close());
+
+  it.each([
+    ['no credentials', {}],
+    ['a wrong token', { Authorization: 'Bearer scrape-secret-2' }],
+    ['the token as an API key', { 'X-API-Key': 'scrape-secret-1' }],
+  ])('answers 404 with %s', async (_name, headers: Record<string, string>) => {
+    const res = await fetch(`${app.url}/metrics`, { headers });
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { code: string } };
+    expect(body.error.code).toBe('not_found');
+  });
+
+  it('serves the metrics with the bearer token', async () => {
+    const res = await fetch(`${app.url}/metrics`, {
+      headers: { Authorization: 'Bearer scrape-secret-1' },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('http_requests_total');
+  });
+});
