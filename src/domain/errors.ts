@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   duplicate_request_id: 409,
+  payload_too_large: 413,
+  request_header_fields_too_large: 431,
   validation_error: 422,
   rate_limit_exceeded: 429,
   preview_rate_limit_exceeded: 429,

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError, toEnvelope } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
 import { metrics } from '../../infra/metrics';
+import { fromExpressError } from './express-errors';
 
 /** The one place where a failure becomes the error envelope (contract 2.5, decisions 4). */
 export function errorHandler(logger: Logger) {
@@ -17,11 +18,10 @@ export function errorHandler(logger: Logger) {
 
 function asApiError(err: unknown, logger: Logger, req: Request): ApiError {
   if (err instanceof ApiError) return err;
-  // express.json() and friends: a body we cannot parse is a validation problem, not a crash.
-  const status = (err as { status?: number }).status;
-  if (status === 400 && (err as { type?: string }).type === 'entity.parse.failed') {
-    return new ApiError('validation_error', 'The request body is not valid JSON.');
-  }
+  // Express's own refusals (bad percent-escapes, bodies it cannot read) are the client's fault,
+  // never a 500 (decisions 8).
+  const refused = fromExpressError(err);
+  if (refused) return refused;
   logger.error('unhandled error', {
     request_id: req.requestId,
     error: err instanceof Error ? (err.stack ?? err.message) : String(err),

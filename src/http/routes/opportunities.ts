@@ -1,9 +1,10 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError } from '../../domain/errors';
+import { ApiError, validationError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
 import type { ReadService, Served } from '../../service/read-service';
 import { callerOf } from '../caller';
 import { authOf, type Authenticator } from '../middleware/authenticate';
+import { isBadPathEscape } from '../middleware/express-errors';
 
 /** The authenticated REST reads (contract 4.2-4.4): thin adapters over the shared ReadService. */
 export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
@@ -26,6 +27,11 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   router.use(
     '/v1/opportunities',
     (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
+      // The router could not decode the id (`/v1/opportunities/%ZZ`): not a uuid (decisions 10).
+      if (isBadPathEscape(err)) {
+        next(validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.'));
+        return;
+      }
       if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
       else next(err);
     },

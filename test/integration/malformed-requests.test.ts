@@ -1,0 +1,100 @@
+import { createTestContext, type TestContext } from '../support/harness';
+import { rawRequest } from '../support/raw-http';
+import { expectError, get, newReader } from '../support/read-http';
+
+// decisions 8: bad percent-escapes (path or query), invalid UTF-8 and oversized requests are
+// refused with a documented status and the error envelope, never a 500, with or without a key.
+
+let ctx: TestContext;
+let key: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  key = (await newReader(ctx.deps)).key;
+});
+afterAll(() => ctx.close());
+
+describe.each([
+  ['without a key', false],
+  ['with a key', true],
+])('%s', (_label, withKey) => {
+  const call = (path: string) => get(ctx.baseUrl, path, withKey ? { key } : {});
+
+  it.each([
+    '/v1/opportunities/%ZZ',
+    '/v1/opportunities/%',
+    '/v1/opportunities/%E0%A4%A',
+    '/v1/opportunities/%C0%AF',
+    '/v1/opportunities/abc%FF',
+  ])('GET %s → 422 validation_error naming opportunity_id', async (path) => {
+    const res = await call(path);
+    expectError(res, 422, 'validation_error', { parameter: 'opportunity_id' });
+  });
+
+  it.each(['/v1/%ZZ', '/%ZZ/x', '/v1/taxonomy/%ZZ'])('GET %s → 404 not_found', async (path) => {
+    expectError(await call(path), 404, 'not_found');
+  });
+
+  it('a bad escape in a query value is served or refused, never a 500', async () => {
+    const res = await call('/v1/opportunities?city=%ZZ%E0%A4%A');
+    if (withKey) {
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([]);
+    } else {
+      expectError(res, 401, 'missing_api_key');
+    }
+  });
+
+  it('a bad escape in a parameter name → 400 invalid_filter (or 401 without a key)', async () => {
+    const res = await call('/v1/opportunities/count?%ZZ=1');
+    if (withKey) expectError(res, 400, 'invalid_filter');
+    else expectError(res, 401, 'missing_api_key');
+  });
+
+  it('invalid UTF-8 bytes in the path → 422, not a 500', async () => {
+    const res = await rawRequest(
+      ctx.baseUrl,
+      Buffer.concat([
+        Buffer.from('GET /v1/opportunities/'),
+        Buffer.from([0xff, 0xfe, 0xc3]),
+        Buffer.from(` HTTP/1.1${withKey ? `\r\nX-API-Key: ${key}` : ''}`),
+      ]),
+    );
+    expect([400, 422]).toContain(res.status);
+    if (res.body) expect(JSON.parse(res.body)).toHaveProperty('error.code');
+  });
+});
+
+describe('preview', () => {
+  it('a bad escape in a query value is served', async () => {
+    const res = await get(ctx.baseUrl, '/v1/preview/opportunities?region=%ZZ');
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('oversized requests', () => {
+  it('headers past the server limit → 431 (refused before the app)', async () => {
+    const res = await rawRequest(
+      ctx.baseUrl,
+      `GET /v1/opportunities HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}`,
+    );
+    expect(res.status).toBe(431);
+  });
+
+  it('an /mcp body past 1 MB → 413', async () => {
+    const res = await fetch(`${ctx.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'X-API-Key': key,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+        params: { x: 'a'.repeat(1_100_000) },
+      }),
+    });
+    expect(res.status).toBe(413);
+  });
+});
