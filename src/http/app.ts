@@ -8,6 +8,7 @@ import { createAuthenticator } from './middleware/authenticate';
 import { errorHandler, notFound } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
+import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes, requestMetrics } from './routes/metrics';
 import { openApiRoutes } from './routes/openapi';
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(opportunityRoutes(deps, auth, reads));
   app.use('/mcp', mcpRoutes(deps, auth, reads));
   app.use(openApiRoutes());
+  app.use(docsRoutes());
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -122,7 +122,14 @@ describe('the document', () => {
     const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`);
     const served = servedRoutes();
     expect(served.filter((r) => r.includes(' /v1/')).sort()).toEqual([...documented].sort());
-    const OPERATIONAL = ['/healthz', '/readyz', '/mcp'];
+    const OPERATIONAL = [
+      '/healthz',
+      '/readyz',
+      '/mcp',
+      '/docs',
+      '/docs/init.js',
+      '/docs/assets/{file}',
+    ];
     for (const route of served.filter((r) => !r.includes(' /v1/'))) {
       expect(OPERATIONAL).toContain(route.split(' ')[1]);
     }
