@@ -126,6 +126,7 @@ describe('the document', () => {
       '/healthz',
       '/readyz',
       '/mcp',
+      '/metrics',
       '/docs',
       '/docs/init.js',
       '/docs/assets/{file}',
