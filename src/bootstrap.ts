@@ -5,7 +5,7 @@ import { ensureLocalOpenSearch } from './infra/local-opensearch';
 import { createLogger, type Logger } from './infra/logger';
 import { metrics } from './infra/metrics';
 import { CursorCodec, parseCursorKeys } from './search/cursor';
-import { createSearchClient } from './search/client';
+import { createSearchClient, onLivingNode } from './search/client';
 import { aliasForDatabase, ensureIndex } from './search/index-manager';
 import type { AppDeps } from './service/context';
 import { createPool, databaseName, ensureDatabase } from './store/db';
@@ -38,7 +38,8 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const search = createSearchClient(searchUrl, env.OPENSEARCH_TIMEOUT_MS);
   const dbName = databaseName(databaseUrl);
   const alias = aliasForDatabase(dbName);
-  await ensureIndex(search, alias);
+  const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };
+  await onLivingNode(() => ensureIndex(search, alias, indexLayout));
 
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, {
@@ -63,6 +64,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     taxonomy: await loadCurrentTaxonomy(pool),
     cursor: new CursorCodec(parseCursorKeys(cursorKeysSetting(env.CURSOR_SIGNING_KEYS, logger))),
     redis,
+    indexLayout,
   };
 }
 

@@ -1,14 +1,24 @@
 import { z } from 'zod';
+import { validSearchNodes } from './search/nodes';
 
 // Configuration is read once, from the environment, by this schema (decisions 10). A bad value
 // stops start-up with a message naming the variable.
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+/** One node URL, or several of one cluster comma-separated (issue 15). */
+const optionalNodeList = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.string().refine(validSearchNodes, 'expected http(s) URLs, comma-separated').optional(),
+);
+const optionalCount = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.coerce.number().int().min(0).max(1024).optional(),
+);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const EnvSchema = z.object({
   DATABASE_URL: optionalUrl,
-  OPENSEARCH_URL: optionalUrl,
+  OPENSEARCH_URL: optionalNodeList,
   REDIS_URL: optionalUrl,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   CURSOR_SIGNING_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
@@ -20,6 +30,9 @@ const EnvSchema = z.object({
   OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
   /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */
   OPENSEARCH_START_TIMEOUT: positiveInt(300),
+  /** Shards and replicas of new index versions; unset: kept from the current index, else 1 / 0. */
+  OPENSEARCH_SHARDS: optionalCount.refine((n) => n !== 0, 'at least 1'),
+  OPENSEARCH_REPLICAS: optionalCount,
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is public. */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 });

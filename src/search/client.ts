@@ -1,13 +1,27 @@
 import { Client } from '@opensearch-project/opensearch';
 import { ApiError } from '../domain/errors';
+import { searchNodes } from './nodes';
 
 export type SearchClient = Client;
 
-/** One client per process: it keeps a keep-alive pool. Every call is bounded by `timeoutMs`. */
+/**
+ * One client per process: it keeps a keep-alive pool. Every call is bounded by `timeoutMs`.
+ * `url` may list several nodes (comma-separated): requests go round-robin to the living ones; a
+ * node that fails is marked dead and skipped until a ping finds it alive again (the client's
+ * 'ping' resurrect strategy, first tried a minute later, then backing off).
+ */
 export function createSearchClient(url: string, timeoutMs: number): Client {
   // No retries: the timeout is the whole bound on a call, so an unreachable cluster is a fast 503
-  // and the client (who got Retry-After) decides when to try again.
-  return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 0 });
+  // and the client (who got Retry-After) decides when to try again. With several nodes, the call
+  // that finds a node dead fails; the next ones go to the others.
+  const nodes = searchNodes(url);
+  return new Client({
+    nodes,
+    requestTimeout: timeoutMs,
+    pingTimeout: Math.min(timeoutMs, 3000),
+    maxRetries: 0,
+    resurrectStrategy: 'ping',
+  });
 }
 
 const RETRY_AFTER_SECONDS = 5;
@@ -18,9 +32,27 @@ export function isSearchUnavailable(err: unknown): boolean {
   return ['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError'].includes(name);
 }
 
+/**
+ * A connection refused or reset (a stopped node) fails at once and marks that node dead, so trying
+ * again goes to another node: a stopped node of a cluster costs no failed request. Timeouts are
+ * never retried, so OPENSEARCH_TIMEOUT_MS still bounds a call (decisions 8).
+ */
+const CONNECTION_ATTEMPTS = 3;
+
+export async function onLivingNode<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const name = (err as { name?: string }).name;
+      if (attempt >= CONNECTION_ATTEMPTS || name !== 'ConnectionError') throw err;
+    }
+  }
+}
+
 export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    return await onLivingNode(fn);
   } catch (err) {
     if (
       isSearchUnavailable(err) ||

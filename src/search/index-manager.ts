@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
+import { currentLayout, layoutSettings, type IndexLayout } from './index-layout';
 
 const MAPPING_FILE = path.resolve(__dirname, '../../index-mappings/opportunities.json');
 type IndexDefinition = { settings: Record<string, unknown>; mappings: Record<string, unknown> };
@@ -25,10 +26,18 @@ export async function createVersionedIndex(
   client: Client,
   alias: string,
   version: string,
+  layout: IndexLayout = {},
 ): Promise<string> {
   const index = `${alias}__${version}`;
+  // issue 15: shards and replicas from the settings, else those of the version being replaced.
+  const replaced = (await aliasTargets(client, alias))[0];
+  const current = replaced ? await currentLayout(client, replaced) : {};
+  const settings = {
+    ...definition.settings,
+    index: { ...(definition.settings.index as object), ...layoutSettings(layout, current) },
+  };
   try {
-    await client.indices.create({ index, body: definition as never });
+    await client.indices.create({ index, body: { ...definition, settings } as never });
   } catch (err) {
     // A concurrent first start may have created the same first version already.
     const type = (err as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error
@@ -39,10 +48,14 @@ export async function createVersionedIndex(
 }
 
 /** Makes sure the alias points at an index, creating the first version when needed. */
-export async function ensureIndex(client: Client, alias: string): Promise<string> {
+export async function ensureIndex(
+  client: Client,
+  alias: string,
+  layout: IndexLayout = {},
+): Promise<string> {
   const targets = await aliasTargets(client, alias);
   if (targets[0]) return targets[0];
-  const index = await createVersionedIndex(client, alias, '000001');
+  const index = await createVersionedIndex(client, alias, '000001', layout);
   await client.indices.updateAliases({ body: { actions: [{ add: { index, alias } }] } });
   return index;
 }

@@ -4,6 +4,7 @@ import type { Taxonomy } from '../domain/taxonomy';
 import { changesSince, type ChangeRow } from '../store/opportunity-repo';
 import { toDocument } from './documents';
 import { createVersionedIndex, ensureIndex, swapAlias } from './index-manager';
+import type { IndexLayout } from './index-layout';
 
 // Postgres is canonical; the index is a projection of it. Every change to a record takes a new
 // sync_seq (store/opportunity-repo.ts, writers serialised), so "everything after the watermark" is
@@ -16,6 +17,8 @@ export interface SyncDeps {
   search: Client;
   alias: string;
   taxonomy: Taxonomy;
+  /** Shards and replicas for new index versions (issue 15). */
+  indexLayout?: IndexLayout;
 }
 
 export interface SyncResult {
@@ -121,7 +124,7 @@ async function applyChanges(
 /** Incremental sync: indexes what changed since the last successful sync, then refreshes. */
 export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
   return withSyncLock(deps, async (client) => {
-    const index = await ensureIndex(deps.search, deps.alias);
+    const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
     const from = await readWatermark(client, deps.alias);
     const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
       writeWatermark(client, deps.alias, w, index),
@@ -139,7 +142,12 @@ export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
 export async function reindex(deps: SyncDeps): Promise<SyncResult> {
   return withSyncLock(deps, async (client) => {
     await readWatermark(client, deps.alias);
-    const index = await createVersionedIndex(deps.search, deps.alias, `${Date.now()}`);
+    const index = await createVersionedIndex(
+      deps.search,
+      deps.alias,
+      `${Date.now()}`,
+      deps.indexLayout,
+    );
     await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '-1' } } });
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     let filled: Omit<SyncResult, 'index'>;

@@ -5,6 +5,7 @@ import type { Env } from '../config';
 import type { Taxonomy } from '../domain/taxonomy';
 import type { Logger } from '../infra/logger';
 import type { CursorCodec } from '../search/cursor';
+import type { IndexLayout } from '../search/index-layout';
 
 /** Everything a request needs, built once by the composition root (bootstrap.ts). */
 export interface AppDeps {
@@ -19,4 +20,6 @@ export interface AppDeps {
   cursor: CursorCodec;
   /** Null when REDIS_URL is not configured: limits are then kept in process. */
   redis: Redis | null;
+  /** Shards and replicas of new index versions (OPENSEARCH_SHARDS / _REPLICAS; issue 15). */
+  indexLayout?: IndexLayout;
 }
