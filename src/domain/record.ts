@@ -20,7 +20,13 @@ import {
 // validates imports, types the code and describes responses in the OpenAPI document.
 
 const dateTime = z.iso.datetime({ offset: true });
-const url = z.url().min(1).max(2083);
+// decisions 10: absolute http(s) URLs only; `javascript:`, `data:`, `ftp:`... are refused on import
+// (a client may render these as links). The pattern repeats the rule for the JSON Schema readers.
+const url = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an absolute http or https URL')
+  .min(1)
+  .max(2083);
 const text = (max: number) => z.string().max(max);
 
 export const Organization = z.strictObject({

@@ -1,0 +1,76 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Opportunity } from '../../src/domain/record';
+import { importNdjson } from '../../src/service/import-records';
+import { makeRecord } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+
+// decisions 10: URLs in records are absolute http or https URLs; import rejects any other scheme
+// as a bad line (line number and reason) and writes nothing of it.
+
+const HOSTILE = [
+  'javascript:alert(1)',
+  'JavaScript:alert(document.cookie)',
+  'data:text/html;base64,PHNjcmlwdD4=',
+  'ftp://example.com/job',
+  'file:///etc/passwd',
+  'vbscript:msgbox(1)',
+  'mailto:jobs@example.com',
+  '//example.com/relative',
+  '/relative/path',
+];
+
+const withUrl = (field: string, url: string) => {
+  const record = makeRecord();
+  if (field === 'source.url') {
+    const [first, ...rest] = record.sources;
+    if (!first) throw new Error('fixture has no source');
+    return { ...record, sources: [{ ...first, url }, ...rest] };
+  }
+  return { ...record, [field]: url };
+};
+
+describe('record URL schemes (schema)', () => {
+  it.each(['https://example.com/jobs/1', 'http://example.com', 'HTTPS://EXAMPLE.COM/A'])(
+    'accepts %s',
+    (url) => {
+      expect(Opportunity.safeParse(withUrl('canonical_url', url)).success).toBe(true);
+    },
+  );
+
+  it.each(
+    ['canonical_url', 'application_url', 'source.url'].flatMap((f) => HOSTILE.map((u) => [f, u])),
+  )('%s = %s is refused', (field, url) => {
+    expect(Opportunity.safeParse(withUrl(field, url)).success).toBe(false);
+  });
+});
+
+describe('import', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('reports each line with a non-http(s) URL as bad, and imports the rest', async () => {
+    const good = makeRecord();
+    const bad = [
+      withUrl('canonical_url', 'javascript:alert(1)'),
+      withUrl('application_url', 'data:text/html,<script>alert(1)</script>'),
+      withUrl('source.url', 'ftp://example.com/x'),
+    ];
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-urls-')), 'urls.ndjson');
+    writeFileSync(file, [good, ...bad].map((r) => JSON.stringify(r)).join('\n'));
+
+    const report = await importNdjson(ctx.deps, file);
+    expect(report.ok).toBe(false);
+    expect(report.valid).toBe(1);
+    expect(report.rejected.map((r) => r.line)).toEqual([2, 3, 4]);
+    expect(report.rejected[0]?.errors.join()).toMatch(/canonical_url: .*http or https/);
+    expect(report.rejected[1]?.errors.join()).toMatch(/application_url: .*http or https/);
+    expect(report.rejected[2]?.errors.join()).toMatch(/sources\.0\.url: .*http or https/);
+    const stored = await ctx.deps.pool.query<{ id: string }>('SELECT id FROM opportunities');
+    expect(stored.rows.map((r) => r.id)).toEqual([good.id]);
+  });
+});
