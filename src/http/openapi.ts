@@ -8,6 +8,7 @@ import {
   TaxonomyEnvelope,
   TaxonomyNodeSchema,
 } from '../domain/envelopes';
+import { ChangesEnvelope, ChangesQuery, Tombstone } from '../domain/changes-envelope';
 import { restQuerySchema, type Endpoint } from '../domain/filters';
 import { Opportunity, PreviewOpportunity } from '../domain/record';
 import { componentRef, componentSchemas } from './openapi-schemas';
@@ -110,8 +111,8 @@ function errors(statuses: string[], headers: Record<string, unknown>) {
   );
 }
 
-function queryParameters(endpoint: Endpoint) {
-  const schema = jsonSchema(restQuerySchema(endpoint));
+function queryParameters(endpoint: Endpoint | z.ZodType) {
+  const schema = jsonSchema(typeof endpoint === 'string' ? restQuerySchema(endpoint) : endpoint);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   return Object.entries(properties).map(([name, prop]) => {
     const { description, ...rest } = prop;
@@ -167,6 +168,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': ok('CountEnvelope', AUTH_HEADERS),
             ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS),
+          },
+        },
+      },
+      '/v1/opportunities/changes': {
+        get: {
+          operationId: 'listOpportunityChanges',
+          summary:
+            'Change feed for mirrors: changes in indexing order, each record once at its latest state, tombstones for removed records, a cursor to poll from. Metered like list (new records consume, repeats and tombstones are free).',
+          parameters: [...queryParameters(ChangesQuery), requestIdHeader],
+          responses: {
+            '200': ok('ChangesEnvelope', AUTH_HEADERS),
+            ...errors(AUTH_ERRORS, AUTH_HEADERS),
           },
         },
       },
@@ -248,6 +261,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ListEnvelope,
         PreviewListEnvelope,
         CountEnvelope,
+        ChangesEnvelope,
+        Tombstone,
         DetailEnvelope,
         TaxonomyNode: TaxonomyNodeSchema,
         Taxonomy: TaxonomyEnvelope,

@@ -22,6 +22,8 @@ import {
 import { countMatching, searchPage } from './opportunity-search';
 import { accountLimits } from '../store/account-repo';
 import { metrics } from '../infra/metrics';
+import type { ChangesEnvelope } from '../domain/changes-envelope';
+import { changeFeedPage, parseChangesQuery } from './change-feed';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
 export interface Caller {
@@ -90,6 +92,35 @@ export class ReadService {
           meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
         },
         usage: await this.snapshotHeaders(caller),
+      };
+    });
+  }
+
+  /** The change feed (decisions 11): metered like list, tombstones free. REST only. */
+  changes(caller: Caller, query: Record<string, unknown>): Promise<Served<ChangesEnvelope>> {
+    return this.serve(caller, true, async () => {
+      const request = parseChangesQuery(
+        query,
+        accountLimits(caller.auth.account).pageSize,
+        this.deps,
+      );
+      const page = await changeFeedPage(
+        this.deps,
+        request,
+        caller.auth.account.id,
+        caller.requestId,
+      ).catch((err: unknown) => {
+        throw storeError(err);
+      });
+      const outcome = this.delivered(
+        caller,
+        await this.meter.deliver(subject(caller), caller.requestId, page.recordIds),
+      );
+      return {
+        body: page.body,
+        usage: usageHeaders(outcome.usage, outcome, {
+          marketplaceVerified: caller.marketplaceVerified,
+        }),
       };
     });
   }

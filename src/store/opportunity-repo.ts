@@ -76,16 +76,21 @@ export async function upsertOpportunities(
   });
 }
 
-/** Removes records from the canonical set; the tombstone carries the removal to the index. */
-export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<number> {
+/**
+ * Removes records from the canonical set and returns the ids it removed (stored, not already
+ * removed). The row stays as a tombstone: it carries the removal to the index and to the change
+ * feed, where deleted_at is the tombstone's changed_at (decisions 11).
+ */
+export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<string[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
-    const res = await client.query(
+    const res = await client.query<{ id: string }>(
       `UPDATE opportunities SET deleted_at = now(), sync_seq = nextval('opportunity_sync_seq'), updated_at = now()
-       WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+       WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL
+       RETURNING id`,
       [ids],
     );
-    return res.rowCount ?? 0;
+    return res.rows.map((r) => r.id);
   });
 }
 

@@ -4,6 +4,7 @@ import { accountUpdateCommand } from './account-update';
 import { keyCreateCommand } from './key-create';
 import { keyListCommand } from './key-list';
 import { keyRevokeCommand } from './key-revoke';
+import { deleteCommand } from './delete';
 import { importCommand } from './import';
 import { migrateCommand } from './migrate';
 import { seedCommand } from './seed';
@@ -14,6 +15,7 @@ import { usageCommand } from './usage';
 export const commands: Command[] = [
   migrateCommand,
   importCommand,
+  deleteCommand,
   syncCommand,
   reindexCommand,
   seedCommand,

@@ -21,6 +21,10 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   router.get('/v1/opportunities/count', requireKey, async (req, res) => {
     send(res, await reads.count(caller(req), { from: 'rest', query: req.query }));
   });
+  // Before /:opportunity_id, so `changes` is never taken for an id (decisions 11).
+  router.get('/v1/opportunities/changes', requireKey, async (req, res) => {
+    send(res, await reads.changes(caller(req), req.query));
+  });
   router.get('/v1/opportunities/:opportunity_id', requireKey, async (req, res) => {
     send(res, await reads.detail(caller(req), req.params.opportunity_id));
   });

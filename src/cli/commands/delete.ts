@@ -1,0 +1,12 @@
+import { deleteRecords } from '../../service/delete-records';
+import { UsageError, type Command } from '../command';
+
+export const deleteCommand: Command = {
+  name: 'delete',
+  usage:
+    'delete ID [ID...]      remove records (tombstones in the change feed); exit 1 when any id was unknown',
+  async run(args, deps) {
+    if (!args.positional.length) throw new UsageError('delete needs at least one ID');
+    return { ...(await deleteRecords(await deps(), args.positional)) };
+  },
+};
