@@ -8,6 +8,9 @@ import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../suppor
 // from list and count (the index is synced before it returns) and tombstones in the change feed;
 // unknown ids are reported, the others still deleted, and the exit status says so.
 
+// Each run starts a TypeScript process; on a loaded machine that takes a while.
+jest.setTimeout(240_000);
+
 let ctx: TestContext;
 let key: string;
 const records = Array.from({ length: 4 }, (_, i) => makeRecord({ title: `Role ${i}` }));
@@ -23,8 +26,8 @@ afterAll(() => ctx.close());
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      'npx',
-      ['tsx', 'src/cli/main.ts', ...args],
+      'node_modules/.bin/tsx',
+      ['src/cli/main.ts', ...args],
       {
         env: {
           ...process.env,
