@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validSearchNodes } from './search/nodes';
+import { parseTrustProxy, type TrustProxy } from './infra/client-address';
 
 // Configuration is read once, from the environment, by this schema (decisions 10). A bad value
 // stops start-up with a message naming the variable.
@@ -33,6 +34,28 @@ const EnvSchema = z.object({
   /** Shards and replicas of new index versions; unset: kept from the current index, else 1 / 0. */
   OPENSEARCH_SHARDS: optionalCount.refine((n) => n !== 0, 'at least 1'),
   OPENSEARCH_REPLICAS: optionalCount,
+  /** Which proxies' X-Forwarded-For to believe (decisions 8); unset: the socket's address. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((raw, ctx): TrustProxy => {
+      const parsed = parseTrustProxy(raw);
+      if (typeof parsed === 'object' && !Array.isArray(parsed) && parsed !== null) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** Origins besides the service's own allowed to call /mcp (decisions 9), comma-separated. */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? '')
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
+        .filter((o) => o !== ''),
+    ),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is public. */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
 });

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   api_access_suspended: 403,
   plan_access_pending: 403,
   plan_access_expired: 403,
+  origin_not_allowed: 403,
   opportunity_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,

@@ -29,7 +29,8 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   // Validators are set deliberately (taxonomy); authenticated reads are never cached.
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  // decisions 8: the socket's address unless TRUST_PROXY names the proxies to believe.
+  app.set('trust proxy', deps.env.TRUST_PROXY);
   // 'simple' keeps parameter names literal and turns a repeated parameter into an array (decisions 2).
   app.set('query parser', 'simple');
   // decisions 8: authenticated responses are never cached, errors included (even those raised

@@ -7,6 +7,7 @@ import type { Authenticator } from '../http/middleware/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { AppDeps } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
+import { checkOrigin } from './origin';
 import { createMcpServer, type RequestScope } from './server';
 import { createTools } from './tools';
 
@@ -38,6 +39,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  router.use(checkOrigin(deps.env.MCP_ALLOWED_ORIGINS));
 
   /**
    * Authentication before the protocol (decisions 9): a missing, unknown or revoked key is HTTP

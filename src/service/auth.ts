@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { failClosed } from '../billing/pg-errors';
 import { ApiError } from '../domain/errors';
+import { addressGroup } from '../infra/client-address';
 import { Limiter } from '../infra/limiter';
 import type { Account } from '../store/account-repo';
 import {
@@ -69,32 +70,34 @@ export class AuthService {
   }
 
   /**
-   * Resolves the caller of a request or throws the ApiError to send. A client address past
-   * AUTH_FAILURES_PER_MINUTE failed authentications (401s) in a minute gets 429 before any lookup
-   * (decisions 8); 403s are not counted, because their key is genuine.
+   * Resolves the caller of a request or throws the ApiError to send. Failed authentications (401s)
+   * are counted per address group (IPv6 by /64); past AUTH_FAILURES_PER_MINUTE in a minute the
+   * group's failures get 429 instead of 401 (decisions 8). A valid key is never refused for its
+   * address's failures: the throttle answers only requests whose key is missing or bad. 403s are
+   * not counted, because their key is genuine.
    */
   async authenticate(
     headers: IncomingHttpHeaders,
     ip: string | undefined,
     options: AuthOptions,
   ): Promise<AuthContext> {
-    const client = ip ?? 'unknown';
-    const limit = this.deps.env.AUTH_FAILURES_PER_MINUTE;
-    const blocked = await this.failures.blocked(client, limit);
-    if (blocked) {
-      throw new ApiError(
-        'rate_limit_exceeded',
-        'Too many failed authentications from this address; fix the API key before retrying.',
-        undefined,
-        blocked.resetSeconds,
-      );
-    }
     const result = await this.resolve(headers, options);
     if (result.ok) {
       this.touch(result.auth.key);
       return result.auth;
     }
     if (result.error.status === 401) {
+      const client = addressGroup(ip);
+      const limit = this.deps.env.AUTH_FAILURES_PER_MINUTE;
+      const blocked = await this.failures.blocked(client, limit).catch(() => null);
+      if (blocked) {
+        throw new ApiError(
+          'rate_limit_exceeded',
+          'Too many failed authentications from this address; fix the API key before retrying.',
+          undefined,
+          blocked.resetSeconds,
+        );
+      }
       await this.failures.consume(client, limit).catch((err: unknown) => {
         // Counting is a defence, not a dependency: a 401 stays a 401.
         this.deps.logger.warn('auth failure count failed', { error: String(err) });

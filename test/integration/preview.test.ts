@@ -160,7 +160,10 @@ describe('rejected requests', () => {
 describe('rate limit per client address', () => {
   let limited: TestContext;
   beforeAll(async () => {
-    limited = await createTestContext({ PREVIEW_REQUESTS_PER_MINUTE: '3' });
+    limited = await createTestContext({
+      PREVIEW_REQUESTS_PER_MINUTE: '3',
+      TRUST_PROXY: 'loopback',
+    });
   });
   afterAll(() => limited.close());
 

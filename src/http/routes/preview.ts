@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { RateLimits } from '../../billing/rate-limit';
+import { addressGroup } from '../../infra/client-address';
 import type { AppDeps } from '../../service/context';
 import { previewOpportunities } from '../../service/preview-service';
 
@@ -7,7 +8,7 @@ import { previewOpportunities } from '../../service/preview-service';
 export function previewRoutes(deps: AppDeps, limits: RateLimits): Router {
   const router = Router();
   router.get('/v1/preview/opportunities', async (req, res) => {
-    await limits.previewCheck(req.ip ?? 'unknown', deps.env.PREVIEW_REQUESTS_PER_MINUTE);
+    await limits.previewCheck(addressGroup(req.ip), deps.env.PREVIEW_REQUESTS_PER_MINUTE);
     res.json(await previewOpportunities(deps, req.query, req.requestId));
   });
   return router;

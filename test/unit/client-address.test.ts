@@ -1,0 +1,40 @@
+import { addressGroup, parseTrustProxy } from '../../src/infra/client-address';
+import { parseEnv } from '../../src/config';
+
+describe('addressGroup (decisions 8)', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['64:ff9b::203.0.113.7', '64:ff9b:0:0::/64'],
+    [undefined, 'unknown'],
+  ])('%s → %s', (ip, group) => {
+    expect(addressGroup(ip)).toBe(group);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['1', 1],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.1', ['10.0.0.0/8', '192.168.1.1']],
+    ['fd00::/8,loopback', ['fd00::/8', 'loopback']],
+  ])('%p → %p', (raw, expected) => {
+    expect(parseTrustProxy(raw)).toEqual(expected);
+    expect(parseEnv(raw === undefined ? {} : { TRUST_PROXY: raw }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['true', 'everything', '10.0.0.0/33', '1.2.3', '-1', '10.0.0.1/8/9'])(
+    '%s stops start-up naming the variable',
+    (raw) => {
+      expect(() => parseEnv({ TRUST_PROXY: raw })).toThrow(/TRUST_PROXY/);
+    },
+  );
+});
