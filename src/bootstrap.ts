@@ -8,6 +8,7 @@ import { CursorCodec, parseCursorKeys } from './search/cursor';
 import { createSearchClient, onLivingNode } from './search/client';
 import { aliasForDatabase, ensureIndex } from './search/index-manager';
 import type { AppDeps } from './service/context';
+import { withAdvisoryLock } from './store/advisory-lock';
 import { createPool, databaseName, ensureDatabase } from './store/db';
 import { migrate } from './store/migrate';
 import { loadCurrentTaxonomy } from './store/taxonomy-repo';
@@ -39,7 +40,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const dbName = databaseName(databaseUrl);
   const alias = aliasForDatabase(dbName);
   const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };
-  await onLivingNode(() => ensureIndex(search, alias, indexLayout));
+  // decisions 10: instances starting at once create the index once (one at a time under a lock).
+  await withAdvisoryLock(pool, `index:${alias}`, () =>
+    onLivingNode(() => ensureIndex(search, alias, indexLayout)),
+  );
 
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, {

@@ -58,20 +58,35 @@ const EnvSchema = z.object({
     ),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is public. */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** decisions 10: `production` creates no demo account, starts no local service. */
+  NODE_ENV: z.string().optional(),
+  /** decisions 10: how long SIGTERM waits for in-flight requests before closing connections. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
 
 export class ConfigError extends Error {}
 
+// decisions 10: production never falls back to local services or a local signing key.
+const REQUIRED_IN_PRODUCTION = ['CURSOR_SIGNING_KEYS', 'DATABASE_URL', 'OPENSEARCH_URL'] as const;
+
+export function isProduction(env: Pick<Env, 'NODE_ENV'>): boolean {
+  return env.NODE_ENV === 'production';
+}
+
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const result = EnvSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues
-      .map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`)
-      .join('; ');
-    throw new ConfigError(`invalid configuration: ${problems}`);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`);
+  // Every missing variable is named at once, beside any invalid one.
+  if (env.NODE_ENV === 'production') {
+    for (const name of REQUIRED_IN_PRODUCTION)
+      if (!env[name]) problems.push(`${name}: required when NODE_ENV=production`);
   }
+  if (!result.success || problems.length)
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return result.data;
 }
 

@@ -1,20 +1,33 @@
 import { bootstrap, shutdown } from './bootstrap';
-import { ConfigError } from './config';
+import { ConfigError, isProduction } from './config';
 import { createApp } from './http/app';
 import { ensureDemoAccount } from './infra/demo-account';
+import { installGracefulShutdown } from './infra/graceful-shutdown';
+import { Lifecycle } from './infra/lifecycle';
+import { logUnhandledRejections } from './infra/process-errors';
 
 async function main(): Promise<void> {
   const deps = await bootstrap();
-  await ensureDemoAccount(deps);
+  const { logger } = deps;
+  logUnhandledRejections(logger);
+  // decisions 10: production creates no demo account.
+  if (!isProduction(deps.env)) await ensureDemoAccount(deps);
+  deps.lifecycle = new Lifecycle();
   const app = createApp(deps);
   const server = app.listen(deps.env.PORT, '0.0.0.0', () => {
-    deps.logger.info('listening', { port: deps.env.PORT, index_alias: deps.alias });
+    logger.info('listening', {
+      port: deps.env.PORT,
+      index_alias: deps.alias,
+      mode: isProduction(deps.env) ? 'production' : 'local',
+    });
   });
-  const stop = () => {
-    server.close(() => void shutdown(deps).then(() => process.exit(0)));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  installGracefulShutdown(server, {
+    lifecycle: deps.lifecycle,
+    logger,
+    graceMs: deps.env.SHUTDOWN_GRACE_MS,
+    release: () => shutdown(deps),
+    exit: (code) => process.exit(code),
+  });
 }
 
 main().catch((err: unknown) => {

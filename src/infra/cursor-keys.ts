@@ -14,7 +14,12 @@ export function cursorKeysSetting(configured: string | undefined, logger: Logger
   if (!existsSync(LOCAL_KEYS_FILE)) {
     mkdirSync(path.dirname(LOCAL_KEYS_FILE), { recursive: true });
     const secret = randomBytes(32).toString('base64url');
-    writeFileSync(LOCAL_KEYS_FILE, `local1=${secret}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(LOCAL_KEYS_FILE, `local1=${secret}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // Another process starting at the same moment wrote it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
   logger.warn('CURSOR_SIGNING_KEYS is not set; using the local development key', {
     file: LOCAL_KEYS_FILE,

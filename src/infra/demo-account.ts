@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../service/context';
 import { createAccount } from '../store/account-repo';
+import { withAdvisoryLock } from '../store/advisory-lock';
 import { createApiKey } from '../store/api-key-repo';
 
 export const DEMO_KEY_FILE = path.resolve(__dirname, '../../.cache/demo-api-key');
@@ -12,6 +13,11 @@ export const DEMO_KEY_FILE = path.resolve(__dirname, '../../.cache/demo-api-key'
  * never the key.
  */
 export async function ensureDemoAccount(deps: AppDeps): Promise<void> {
+  // Two local instances starting at once must not both find no account and create two.
+  await withAdvisoryLock(deps.pool, 'demo-account', () => createDemoAccountIfEmpty(deps));
+}
+
+async function createDemoAccountIfEmpty(deps: AppDeps): Promise<void> {
   const { rows } = await deps.pool.query<{ any: boolean }>(
     'SELECT EXISTS (SELECT 1 FROM accounts) AS any',
   );

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { Env } from '../config';
 import type { Taxonomy } from '../domain/taxonomy';
+import type { Lifecycle } from '../infra/lifecycle';
 import type { Logger } from '../infra/logger';
 import type { CursorCodec } from '../search/cursor';
 import type { IndexLayout } from '../search/index-layout';
@@ -22,4 +23,6 @@ export interface AppDeps {
   redis: Redis | null;
   /** Shards and replicas of new index versions (OPENSEARCH_SHARDS / _REPLICAS; issue 15). */
   indexLayout?: IndexLayout;
+  /** Set by the server process: while draining, /readyz answers 503 (decisions 10). */
+  lifecycle?: Lifecycle;
 }

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Pool } from 'pg';
+
+// The API as `npm start` runs it (`node --import tsx src/main.ts`: one process, so a signal reaches
+// the server itself; the tsx CLI's relay may SIGKILL a child slow to acknowledge) as a child
+// process against the real services (decisions 10: configuration, start-up, signals, exit status).
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Everything written to stderr so far (the JSON logs). */
+  stderr(): string;
+  /** Resolves with the exit code (or the signal's name) once the process is gone. */
+  exited: Promise<number | string>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const port = await freePort();
+  const merged: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete merged[k];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: merged,
+    stdio: 'pipe',
+  });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout?.resume();
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => err, exited };
+}
+
+/** Polls /readyz until 200; fails early when the process exits. */
+export async function waitReady(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
+  let gone = false;
+  void server.exited.then(() => (gone = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`server exited before ready:\n${server.stderr()}`);
+    const status = await fetch(`${server.baseUrl}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server not ready in ${timeoutMs} ms:\n${server.stderr()}`);
+}
+
+/** A database of its own (so its own index alias), and how to drop it. */
+export function scratchDatabase(): { url: string; name: string; drop(): Promise<void> } {
+  const admin =
+    process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      const pool = new Pool({ connectionString: admin, max: 1 });
+      await pool.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
