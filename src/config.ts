@@ -62,6 +62,8 @@ const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** decisions 10: how long SIGTERM waits for in-flight requests before closing connections. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** issue 11: an index left by a reindex is deleted by a later sync/reindex after this long. */
+  RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

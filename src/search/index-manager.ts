@@ -60,7 +60,10 @@ export async function ensureIndex(
   return index;
 }
 
-/** Moves the alias to `index` in one atomic call, then drops the indices it left. */
+/**
+ * Moves the alias to `index` in one atomic call and returns the indices it left. They are not
+ * deleted here: searches in flight may still run on them (sync.ts retires them, issue 11).
+ */
 export async function swapAlias(client: Client, alias: string, index: string): Promise<string[]> {
   const old = (await aliasTargets(client, alias)).filter((i) => i !== index);
   await client.indices.updateAliases({
@@ -68,7 +71,6 @@ export async function swapAlias(client: Client, alias: string, index: string): P
       actions: [...old.map((i) => ({ remove: { index: i, alias } })), { add: { index, alias } }],
     },
   });
-  if (old.length) await client.indices.delete({ index: old.join(',') });
   return old;
 }
 

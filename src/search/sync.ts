@@ -5,6 +5,7 @@ import { changesSince, type ChangeRow } from '../store/opportunity-repo';
 import { toDocument } from './documents';
 import { createVersionedIndex, ensureIndex, swapAlias } from './index-manager';
 import type { IndexLayout } from './index-layout';
+import { pruneRetiredIndices, retireIndices } from './retired-indices';
 
 // Postgres is canonical; the index is a projection of it. Every change to a record takes a new
 // sync_seq (store/opportunity-repo.ts, writers serialised), so "everything after the watermark" is
@@ -19,7 +20,13 @@ export interface SyncDeps {
   taxonomy: Taxonomy;
   /** Shards and replicas for new index versions (issue 15). */
   indexLayout?: IndexLayout;
+  /** RETIRED_INDEX_GRACE_MS: how long an index left by a reindex is kept (issue 11). */
+  env?: { RETIRED_INDEX_GRACE_MS: number };
 }
+
+const DEFAULT_RETIRED_GRACE_MS = 600_000;
+const retiredGrace = (deps: SyncDeps) =>
+  deps.env?.RETIRED_INDEX_GRACE_MS ?? DEFAULT_RETIRED_GRACE_MS;
 
 export interface SyncResult {
   indexed: number;
@@ -125,6 +132,7 @@ async function applyChanges(
 export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
   return withSyncLock(deps, async (client) => {
     const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
+    await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
     const from = await readWatermark(client, deps.alias);
     const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
       writeWatermark(client, deps.alias, w, index),
@@ -136,8 +144,9 @@ export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
 
 /**
  * Full rebuild: fills a new versioned index from one consistent snapshot, swaps the alias in one
- * atomic call (reads never see a missing or half-filled index), drops the old index, then catches
- * up with whatever changed while it was filling.
+ * atomic call (reads never see a missing or half-filled index), retires the old index (deleted by
+ * a later sync or reindex once older than RETIRED_INDEX_GRACE_MS), then catches up with whatever
+ * changed while it was filling.
  */
 export async function reindex(deps: SyncDeps): Promise<SyncResult> {
   return withSyncLock(deps, async (client) => {
@@ -166,7 +175,9 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
     }
     await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
     await deps.search.indices.refresh({ index });
-    await swapAlias(deps.search, deps.alias, index);
+    // Searches in flight may still run on the old index: it is retired, deleted after the grace.
+    await retireIndices(deps.search, await swapAlias(deps.search, deps.alias, index));
+    await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
     await writeWatermark(client, deps.alias, snapshotMax, index);
     const caughtUp = await applyChanges(deps, client, deps.alias, snapshotMax, true, (w) =>
       writeWatermark(client, deps.alias, w),

@@ -176,7 +176,27 @@ describe('index', () => {
     expect(result.indexed).toBe(total);
     expect(reads).toBeGreaterThan(0);
     expect([...counts]).toEqual([total]);
-    const old = await ctx.deps.search.indices.exists({ index: before[0] ?? 'none' });
-    expect(old.body).toBe(false);
+  });
+
+  it('reindex keeps the old index for a grace: a search pinned to it still succeeds', async () => {
+    await storeAndIndex(ctx.deps, [makeRecord(), makeRecord()]);
+    const [old] = await aliasTargets(ctx.deps.search, ctx.deps.alias);
+    if (!old) throw new Error('no index behind the alias');
+    const total = (await ctx.deps.search.count({ index: ctx.deps.alias })).body.count;
+
+    const result = await reindex(ctx.deps);
+    expect(result.index).not.toBe(old);
+    // A search that resolved the alias just before the swap runs on the old index.
+    const pinned = await ctx.deps.search.count({ index: old });
+    expect(pinned.body.count).toBe(total);
+    // A later sync within the grace keeps it too.
+    await syncIncremental(ctx.deps);
+    expect((await ctx.deps.search.indices.exists({ index: old })).body).toBe(true);
+
+    // Once the grace is over, the next sync deletes it, never the index behind the alias.
+    await syncIncremental({ ...ctx.deps, env: { ...ctx.deps.env, RETIRED_INDEX_GRACE_MS: 0 } });
+    expect((await ctx.deps.search.indices.exists({ index: old })).body).toBe(false);
+    expect(await aliasTargets(ctx.deps.search, ctx.deps.alias)).toEqual([result.index]);
+    expect((await ctx.deps.search.count({ index: ctx.deps.alias })).body.count).toBe(total);
   });
 });
