@@ -1,0 +1,40 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+// The README's TypeScript quickstart (issue 14, item 7): openapi-fetch over the generated types.
+// test/integration/typed-client.test.ts runs it against a live server, so it cannot rot.
+
+type Opportunity = components['schemas']['Opportunity'];
+
+export async function quickstart(baseUrl: string, apiKey: string) {
+  const api = createClient<paths>({ baseUrl, headers: { 'X-API-Key': apiKey } });
+
+  // 1. List remote US opportunities, following the signed cursor to the end.
+  const seen: Opportunity[] = [];
+  let cursor: string | undefined;
+  do {
+    const { data, error } = await api.GET('/v1/opportunities', {
+      params: { query: { country: 'US', remote: 'true', limit: '2', cursor } },
+    });
+    if (error) throw new Error(`${error.error.code}: ${error.error.message}`);
+    seen.push(...data.data);
+    cursor = data.pagination.next_cursor ?? undefined;
+  } while (cursor);
+
+  // 2. Count the same filters (free: consumes no allowance).
+  const count = await api.GET('/v1/opportunities/count', {
+    params: { query: { country: 'US', remote: 'true' } },
+  });
+  if (count.error) throw new Error(count.error.error.code);
+
+  // 3. One record in full, by id.
+  const first = seen[0];
+  const detail = first
+    ? await api.GET('/v1/opportunities/{opportunity_id}', {
+        params: { path: { opportunity_id: first.id } },
+      })
+    : undefined;
+  if (detail?.error) throw new Error(detail.error.error.code);
+
+  return { listed: seen, count: count.data.count, detail: detail?.data?.data };
+}

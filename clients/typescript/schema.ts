@@ -1,0 +1,1535 @@
+// Generated from GET /v1/openapi.json by openapi-typescript: do not edit by hand.
+// Regenerate with `npm run gen:client`; test/integration/typed-client.test.ts fails on drift.
+export interface paths {
+  '/v1/opportunities': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of canonical opportunities (keyset pagination, signed cursor). */
+    get: operations['listOpportunities'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/opportunities/count': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The number of matching opportunities; consumes no allowance. */
+    get: operations['countOpportunities'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/opportunities/{opportunity_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One canonical opportunity, whatever its liveness. */
+    get: operations['getOpportunity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/taxonomy/occupations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The versioned occupational taxonomy; no key needed; cacheable (ETag). */
+    get: operations['getOccupationTaxonomy'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/preview/opportunities': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Anonymous preview: at most five live opportunities, no pagination. */
+    get: operations['previewOpportunities'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This document. */
+    get: operations['getOpenApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Opportunity: {
+      /** Format: uuid */
+      id: string;
+      title: string;
+      normalized_title: string;
+      employer: string | null;
+      intermediary: string | null;
+      organizations: {
+        name: string;
+        /** @enum {string} */
+        role: 'employer' | 'intermediary' | 'client' | 'unknown';
+      }[];
+      canonical_url: string | null;
+      application_url: string | null;
+      sources: {
+        source: string;
+        external_id: string | null;
+        url: string | null;
+        /** Format: date-time */
+        observed_at: string;
+      }[];
+      published_at: string | null;
+      /** @enum {string} */
+      published_precision: 'second' | 'day' | 'month' | 'unknown';
+      /** Format: date-time */
+      first_seen: string;
+      /** Format: date-time */
+      changed_at: string;
+      last_verified_live_at: string | null;
+      /** @enum {string} */
+      liveness_status: 'live' | 'unknown' | 'blocked' | 'dead';
+      /** @enum {string} */
+      technology_classification:
+        'core_technology' | 'technology_adjacent' | 'non_technology' | 'unknown';
+      job_domain: string | null;
+      job_family: string | null;
+      job_subfamily: string | null;
+      job_class: string | null;
+      /** @enum {string} */
+      level:
+        | 'intern'
+        | 'junior'
+        | 'mid'
+        | 'senior'
+        | 'lead'
+        | 'staff'
+        | 'principal'
+        | 'director'
+        | 'executive'
+        | 'unknown';
+      /** @enum {string} */
+      management_track: 'individual_contributor' | 'people_manager' | 'unknown';
+      specializations: string[];
+      engagement_models: ('1099' | 'w2_contract' | 'c2c')[];
+      /** @enum {string} */
+      commercial_eligibility: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
+      /** @enum {string} */
+      actionability: 'actionable' | 'not_actionable' | 'unknown';
+      location: {
+        text: string | null;
+        city: string | null;
+        region: string | null;
+        region_code: string | null;
+        country: string | null;
+        remote: boolean | null;
+        /** @enum {string} */
+        remote_scope: 'worldwide' | 'country' | 'region' | 'unknown';
+      };
+      rate: {
+        min: number | null;
+        max: number | null;
+        currency: string;
+        /** @enum {string} */
+        unit: 'hour' | 'day' | 'month' | 'year' | 'project';
+      } | null;
+      is_low_pay: boolean;
+      /** @enum {string} */
+      pay_basis: 'hourly' | 'daily' | 'monthly' | 'annual' | 'fixed_project' | 'unknown';
+      /** @enum {string} */
+      work_structure:
+        'fixed_project' | 'ongoing_contract' | 'contract_duration' | 'freelance_ad_hoc' | 'unknown';
+      duration: {
+        months_min: number | null;
+        months_max: number | null;
+        text: string | null;
+      } | null;
+      evidence: {
+        field: string;
+        value: string | number | boolean | null;
+        /** @enum {string} */
+        strength: 'explicit' | 'strong_inference' | 'weak_inference';
+        excerpt: string;
+        source: string | null;
+      }[];
+    };
+    PreviewOpportunity: {
+      /** Format: uuid */
+      id: string;
+      title: string;
+      normalized_title: string;
+      employer: string | null;
+      intermediary: string | null;
+      organizations: {
+        name: string;
+        /** @enum {string} */
+        role: 'employer' | 'intermediary' | 'client' | 'unknown';
+      }[];
+      canonical_url: string | null;
+      application_url: string | null;
+      sources: {
+        source: string;
+      }[];
+      published_at: string | null;
+      /** @enum {string} */
+      published_precision: 'second' | 'day' | 'month' | 'unknown';
+      /** Format: date-time */
+      first_seen: string;
+      /** Format: date-time */
+      changed_at: string;
+      last_verified_live_at: string | null;
+      /** @enum {string} */
+      liveness_status: 'live' | 'unknown' | 'blocked' | 'dead';
+      /** @enum {string} */
+      technology_classification:
+        'core_technology' | 'technology_adjacent' | 'non_technology' | 'unknown';
+      job_domain: string | null;
+      job_family: string | null;
+      job_subfamily: string | null;
+      job_class: string | null;
+      /** @enum {string} */
+      level:
+        | 'intern'
+        | 'junior'
+        | 'mid'
+        | 'senior'
+        | 'lead'
+        | 'staff'
+        | 'principal'
+        | 'director'
+        | 'executive'
+        | 'unknown';
+      /** @enum {string} */
+      management_track: 'individual_contributor' | 'people_manager' | 'unknown';
+      specializations: string[];
+      engagement_models: ('1099' | 'w2_contract' | 'c2c')[];
+      /** @enum {string} */
+      commercial_eligibility: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
+      /** @enum {string} */
+      actionability: 'actionable' | 'not_actionable' | 'unknown';
+      location: {
+        text: string | null;
+        city: string | null;
+        region: string | null;
+        region_code: string | null;
+        country: string | null;
+        remote: boolean | null;
+        /** @enum {string} */
+        remote_scope: 'worldwide' | 'country' | 'region' | 'unknown';
+      };
+      rate: {
+        min: number | null;
+        max: number | null;
+        currency: string;
+        /** @enum {string} */
+        unit: 'hour' | 'day' | 'month' | 'year' | 'project';
+      } | null;
+      is_low_pay: boolean;
+      /** @enum {string} */
+      pay_basis: 'hourly' | 'daily' | 'monthly' | 'annual' | 'fixed_project' | 'unknown';
+      /** @enum {string} */
+      work_structure:
+        'fixed_project' | 'ongoing_contract' | 'contract_duration' | 'freelance_ad_hoc' | 'unknown';
+      duration: {
+        months_min: number | null;
+        months_max: number | null;
+        text: string | null;
+      } | null;
+      evidence: {
+        field: string;
+        value: string | number | boolean | null;
+        /** @enum {string} */
+        strength: 'explicit' | 'strong_inference' | 'weak_inference';
+        excerpt: string;
+        source: string | null;
+      }[];
+    };
+    ListEnvelope: {
+      data: components['schemas']['Opportunity'][];
+      pagination: {
+        returned: number;
+        /** @description Opaque signed cursor for the next page, bound to these filters; null on the last page. */
+        next_cursor: string | null;
+        /** @description True exactly when next_cursor is not null. */
+        has_more: boolean;
+        limit: number;
+      };
+      meta: {
+        request_id: string;
+        /** @description The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers. */
+        applied_filters: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    PreviewListEnvelope: {
+      data: components['schemas']['PreviewOpportunity'][];
+      pagination: {
+        returned: number;
+        /** @description Opaque signed cursor for the next page, bound to these filters; null on the last page. */
+        next_cursor: string | null;
+        /** @description True exactly when next_cursor is not null. */
+        has_more: boolean;
+        limit: number;
+      };
+      meta: {
+        request_id: string;
+        /** @description The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers. */
+        applied_filters: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    CountEnvelope: {
+      count: number;
+      meta: {
+        request_id: string;
+        /** @description The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers. */
+        applied_filters: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    DetailEnvelope: {
+      data: components['schemas']['Opportunity'];
+      meta: {
+        request_id: string;
+      };
+    };
+    TaxonomyNode: {
+      id: string;
+      parent_id: string | null;
+      /** @enum {string} */
+      level: 'root' | 'domain' | 'family' | 'subfamily' | 'class';
+      label: string;
+    };
+    Taxonomy: {
+      version: string;
+      root: string;
+      nodes: components['schemas']['TaxonomyNode'][];
+    };
+    ErrorEnvelope: {
+      error: {
+        /** @enum {string} */
+        code:
+          | 'invalid_filter'
+          | 'malformed_cursor'
+          | 'page_size_exceeded'
+          | 'missing_api_key'
+          | 'invalid_api_key'
+          | 'revoked_api_key'
+          | 'insufficient_balance'
+          | 'opportunity_quota_exhausted'
+          | 'api_access_disabled'
+          | 'api_access_suspended'
+          | 'plan_access_pending'
+          | 'plan_access_expired'
+          | 'opportunity_not_found'
+          | 'not_found'
+          | 'method_not_allowed'
+          | 'duplicate_request_id'
+          | 'payload_too_large'
+          | 'request_header_fields_too_large'
+          | 'validation_error'
+          | 'rate_limit_exceeded'
+          | 'preview_rate_limit_exceeded'
+          | 'internal_server_error'
+          | 'metering_unavailable'
+          | 'search_unavailable';
+        message: string;
+        request_id: string;
+        /** @description For 400 and 422: the offending parameter and a short machine-readable reason. */
+        details?: {
+          parameter: string;
+          reason: string;
+        };
+      };
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description Caller-supplied or generated request id. */
+    'X-Request-ID': string;
+    /** @description Effective request limit for the window. */
+    'X-RateLimit-Limit': number;
+    /** @description Requests left in the window. */
+    'X-RateLimit-Remaining': number;
+    /** @description Seconds until the window resets. */
+    'X-RateLimit-Reset': number;
+    /** @description Remaining prepaid wallet balance. */
+    'X-Service-Balance-Millicents': number;
+    /** @description Prepaid amount charged for this response. */
+    'X-Service-Usage-Charge-Millicents': number;
+    /** @description Further opportunities affordable from the prepaid balance. */
+    'X-Service-Prepaid-Opportunity-Credits': number;
+    /** @description Current plan for plan-billed accounts. */
+    'X-Service-Plan': string;
+    /** @description Allowance for the current period. */
+    'X-Service-Opportunity-Limit': number;
+    /** @description Unique opportunities delivered this period. */
+    'X-Service-Opportunity-Used': number;
+    /** @description Allowance remaining this period. */
+    'X-Service-Opportunity-Remaining': number;
+    /** @description New period-scoped exposures in this response. */
+    'X-Service-New-Opportunity-Count': number;
+    /** @description New ones charged to included allowance. */
+    'X-Service-Included-New-Opportunity-Count': number;
+    /** @description New ones charged to prepaid credit. */
+    'X-Service-PAYG-New-Opportunity-Count': number;
+    /** @description Exclusive end of the current period. */
+    'X-Service-Period-End': string;
+    /** @description Opportunities=N; only for a verified marketplace-proxy request. */
+    'X-Marketplace-Billing': string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  listOpportunities: {
+    parameters: {
+      query?: {
+        /** @description Published by the provider at or after this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        published_after?: string;
+        /** @description Published by the provider at or before this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        published_before?: string;
+        /** @description Freshness at or after this instant: published_at, falling back to first_seen when the provider gives no date. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        fresh_after?: string;
+        /** @description One domain id; matches the domain and every descendant. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_domain?: string;
+        /** @description Comma-separated in REST. Family ids (OR); a family includes every descendant subfamily and class. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_family?: string;
+        /** @description Comma-separated in REST. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_subfamily?: string;
+        /** @description Comma-separated in REST. Exact class (role) ids (OR); no descendants. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_class?: string;
+        /** @description Normalized role title. Exact match, case-insensitive. */
+        normalized_title?: string;
+        /** @description Comma-separated in REST. Seniority levels (OR). */
+        level?: string;
+        /** @description Management track. */
+        management_track?: 'individual_contributor' | 'people_manager' | 'unknown';
+        /** @description One specialization; matches records whose specializations contain it. Exact match, case-insensitive. */
+        specializations?: string;
+        /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
+        engagement_model?: 'w2_contract' | '1099' | 'c2c';
+        /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
+        commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
+        /** @description Exact actionability. */
+        actionability?: 'actionable' | 'not_actionable' | 'unknown';
+        /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */
+        remote?: 'true' | 'false';
+        /** @description ISO 3166-1 alpha-2 code (US, GB), case-insensitive. A missing location does not mean unrestricted work. */
+        country?: string;
+        /** @description City name. Exact match, case-insensitive. */
+        city?: string;
+        /** @description State or region, by code (CA) or name (California); same as region. Exact match, case-insensitive. */
+        state?: string;
+        /** @description State or region, by code (CA) or name (California). Exact match, case-insensitive. */
+        region?: string;
+        /** @description Non-negative decimal (80 or 80.5). Matches rates whose upper bound (max, else min) is >= this, in the record's own currency and unit: combine with currency and pay_basis. Records without a rate never match; a null rate does not mean zero pay. */
+        rate_min?: string;
+        /** @description Non-negative decimal. Matches rates whose lower bound (min, else max) is <= this, in the record's own currency and unit. Records without a rate never match. */
+        rate_max?: string;
+        /** @description ISO 4217 currency code of the rate (USD). Exact match, case-insensitive. */
+        currency?: string;
+        /** @description Comma-separated in REST. Pay bases (OR). */
+        pay_basis?: string;
+        /** @description Comma-separated in REST. Work structures (OR); ongoing_contract also matches contract_duration. */
+        work_structure?: string;
+        /** @description Stable source id (greenhouse). Exact match, case-insensitive. */
+        source?: string;
+        /** @description Whether the opportunity still looks actionable. */
+        liveness_status?: 'live' | 'unknown' | 'blocked' | 'dead';
+        /** @description First observed by the service at or after this instant (first_seen). ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        first_seen_after?: string;
+        /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        changed_since?: string;
+        /** @description Opaque signed token from pagination.next_cursor. Pass it back unchanged with exactly the same filters (the limit may change); it is bound to the filters and the account, otherwise malformed_cursor. Omit it for the first page. */
+        cursor?: string;
+        /** @description Page size, an integer from 1 to 100 (default 25); above the account's maximum page size gives page_size_exceeded. */
+        limit?: string;
+      };
+      header?: {
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
+        'X-Request-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListEnvelope'];
+        };
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description missing_api_key, invalid_api_key or revoked_api_key */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_balance or opportunity_quota_exhausted */
+      402: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_access_disabled, api_access_suspended, plan_access_pending or plan_access_expired */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description duplicate_request_id */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_exceeded (with Retry-After) */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  countOpportunities: {
+    parameters: {
+      query?: {
+        /** @description Published by the provider at or after this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        published_after?: string;
+        /** @description Published by the provider at or before this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        published_before?: string;
+        /** @description Freshness at or after this instant: published_at, falling back to first_seen when the provider gives no date. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        fresh_after?: string;
+        /** @description One domain id; matches the domain and every descendant. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_domain?: string;
+        /** @description Comma-separated in REST. Family ids (OR); a family includes every descendant subfamily and class. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_family?: string;
+        /** @description Comma-separated in REST. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_subfamily?: string;
+        /** @description Comma-separated in REST. Exact class (role) ids (OR); no descendants. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_class?: string;
+        /** @description Normalized role title. Exact match, case-insensitive. */
+        normalized_title?: string;
+        /** @description Comma-separated in REST. Seniority levels (OR). */
+        level?: string;
+        /** @description Management track. */
+        management_track?: 'individual_contributor' | 'people_manager' | 'unknown';
+        /** @description One specialization; matches records whose specializations contain it. Exact match, case-insensitive. */
+        specializations?: string;
+        /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
+        engagement_model?: 'w2_contract' | '1099' | 'c2c';
+        /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
+        commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
+        /** @description Exact actionability. */
+        actionability?: 'actionable' | 'not_actionable' | 'unknown';
+        /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */
+        remote?: 'true' | 'false';
+        /** @description ISO 3166-1 alpha-2 code (US, GB), case-insensitive. A missing location does not mean unrestricted work. */
+        country?: string;
+        /** @description City name. Exact match, case-insensitive. */
+        city?: string;
+        /** @description State or region, by code (CA) or name (California); same as region. Exact match, case-insensitive. */
+        state?: string;
+        /** @description State or region, by code (CA) or name (California). Exact match, case-insensitive. */
+        region?: string;
+        /** @description Non-negative decimal (80 or 80.5). Matches rates whose upper bound (max, else min) is >= this, in the record's own currency and unit: combine with currency and pay_basis. Records without a rate never match; a null rate does not mean zero pay. */
+        rate_min?: string;
+        /** @description Non-negative decimal. Matches rates whose lower bound (min, else max) is <= this, in the record's own currency and unit. Records without a rate never match. */
+        rate_max?: string;
+        /** @description ISO 4217 currency code of the rate (USD). Exact match, case-insensitive. */
+        currency?: string;
+        /** @description Comma-separated in REST. Pay bases (OR). */
+        pay_basis?: string;
+        /** @description Comma-separated in REST. Work structures (OR); ongoing_contract also matches contract_duration. */
+        work_structure?: string;
+        /** @description Stable source id (greenhouse). Exact match, case-insensitive. */
+        source?: string;
+        /** @description Whether the opportunity still looks actionable. */
+        liveness_status?: 'live' | 'unknown' | 'blocked' | 'dead';
+        /** @description First observed by the service at or after this instant (first_seen). ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        first_seen_after?: string;
+        /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        changed_since?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CountEnvelope'];
+        };
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description missing_api_key, invalid_api_key or revoked_api_key */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_access_disabled, api_access_suspended, plan_access_pending or plan_access_expired */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_exceeded (with Retry-After) */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getOpportunity: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
+        'X-Request-ID'?: string;
+      };
+      path: {
+        opportunity_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DetailEnvelope'];
+        };
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description missing_api_key, invalid_api_key or revoked_api_key */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_balance or opportunity_quota_exhausted */
+      402: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_access_disabled, api_access_suspended, plan_access_pending or plan_access_expired */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description opportunity_not_found */
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description duplicate_request_id */
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_exceeded (with Retry-After) */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getOccupationTaxonomy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          ETag?: string;
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Taxonomy'];
+        };
+      };
+      /** @description Not modified (If-None-Match matched the ETag). */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  previewOpportunities: {
+    parameters: {
+      query?: {
+        /** @description Published by the provider at or after this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
+        published_after?: string;
+        /** @description Preview: a single value, no comma list. Family ids (OR); a family includes every descendant subfamily and class. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_family?: string;
+        /** @description Preview: a single value, no comma list. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_subfamily?: string;
+        /** @description Preview: a single value, no comma list. Exact class (role) ids (OR); no descendants. Ids from GET /v1/taxonomy/occupations, never labels. */
+        job_class?: string;
+        /** @description Preview: a single value, no comma list. Seniority levels (OR). */
+        level?:
+          | 'intern'
+          | 'junior'
+          | 'mid'
+          | 'senior'
+          | 'lead'
+          | 'staff'
+          | 'principal'
+          | 'director'
+          | 'executive'
+          | 'unknown';
+        /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
+        engagement_model?: 'w2_contract' | '1099' | 'c2c';
+        /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
+        commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
+        /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */
+        remote?: 'true' | 'false';
+        /** @description State or region, by code (CA) or name (California). Exact match, case-insensitive. */
+        region?: string;
+        /** @description Non-negative decimal (80 or 80.5). Matches rates whose upper bound (max, else min) is >= this, in the record's own currency and unit: combine with currency and pay_basis. Records without a rate never match; a null rate does not mean zero pay. */
+        rate_min?: string;
+        /** @description Preview: a single value, no comma list. Pay bases (OR). */
+        pay_basis?: 'hourly' | 'daily' | 'monthly' | 'annual' | 'fixed_project' | 'unknown';
+        /** @description Preview: a single value, no comma list. Work structures (OR); ongoing_contract also matches contract_duration. */
+        work_structure?:
+          | 'fixed_project'
+          | 'ongoing_contract'
+          | 'contract_duration'
+          | 'freelance_ad_hoc'
+          | 'unknown';
+        /** @description Whether the opportunity still looks actionable. The preview returns live opportunities only. */
+        liveness_status?: 'live' | 'unknown' | 'blocked' | 'dead';
+        /** @description Not supported: the preview has no pagination (a cursor gives invalid_filter). */
+        cursor?: string;
+        /** @description Number of opportunities, an integer from 1 to 5 (default 5); above 5 gives page_size_exceeded. */
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PreviewListEnvelope'];
+        };
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description preview_rate_limit_exceeded (with Retry-After) */
+      429: {
+        headers: {
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      503: {
+        headers: {
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OpenAPI 3.1 document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+}
