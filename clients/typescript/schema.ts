@@ -35,6 +35,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/opportunities/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Change feed for mirrors: changes in indexing order, each record once at its latest state, tombstones for removed records, a cursor to poll from. Metered like list (new records consume, repeats and tombstones are free). */
+    get: operations['listOpportunityChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/opportunities/{opportunity_id}': {
     parameters: {
       query?: never;
@@ -338,6 +355,37 @@ export interface components {
           [key: string]: unknown;
         };
       };
+    };
+    ChangesEnvelope: {
+      /** @description Changes in the order they were indexed (ascending), each record once at its latest state. */
+      data: (components['schemas']['Opportunity'] | components['schemas']['Tombstone'])[];
+      pagination: {
+        returned: number;
+        /** @description Never null: the position to continue from, now (has_more true) or when polling later. Signed, bound to since and the account. */
+        next_cursor: string;
+        /** @description Whether more changes exist now after next_cursor. */
+        has_more: boolean;
+        limit: number;
+      };
+      meta: {
+        request_id: string;
+        /** @description since as a UTC ISO string when the feed is bounded by it. */
+        applied_filters: {
+          since?: string;
+        };
+      };
+    };
+    /** @description A record removed from the store: delete it from the mirror. Free. */
+    Tombstone: {
+      /** Format: uuid */
+      id: string;
+      /** @constant */
+      deleted: true;
+      /**
+       * Format: date-time
+       * @description When the record was removed from the store.
+       */
+      changed_at: string;
     };
     DetailEnvelope: {
       data: components['schemas']['Opportunity'];
@@ -908,6 +956,281 @@ export interface operations {
       };
       /** @description api_access_disabled, api_access_suspended, plan_access_pending or plan_access_expired */
       403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_error */
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limit_exceeded (with Retry-After) */
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_server_error */
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Whole seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listOpportunityChanges: {
+    parameters: {
+      query?: {
+        /** @description Changes whose changed_at (a tombstone: its deletion time) is at or after this instant. ISO 8601 date-time with Z or an offset, or YYYY-MM-DD. Without since and cursor: the whole store from the start. Beside a cursor it must equal the since the cursor was issued for. */
+        since?: string;
+        /** @description pagination.next_cursor of an earlier feed page: continue from there now, or poll from it later. It carries since. */
+        cursor?: string;
+        /** @description Page size, 1 to 100 (default 25) and at most the account's page size. */
+        limit?: string;
+      };
+      header?: {
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
+        'X-Request-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChangesEnvelope'];
+        };
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description missing_api_key, invalid_api_key or revoked_api_key */
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description insufficient_balance or opportunity_quota_exhausted */
+      402: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description api_access_disabled, api_access_suspended, plan_access_pending or plan_access_expired */
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description duplicate_request_id */
+      409: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
