@@ -421,6 +421,7 @@ export interface components {
           | 'api_access_suspended'
           | 'plan_access_pending'
           | 'plan_access_expired'
+          | 'origin_not_allowed'
           | 'opportunity_not_found'
           | 'not_found'
           | 'method_not_allowed'
