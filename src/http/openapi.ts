@@ -128,6 +128,25 @@ const requestIdHeader = {
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
 
+// decisions 11 "Free revalidation" on list and count.
+const ETAG_HEADER = {
+  description:
+    'Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match.',
+  ...str,
+};
+const ifNoneMatchHeader = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id.',
+  schema: { type: 'string' },
+};
+const notModified = (what: string) => ({
+  description: `Not modified: If-None-Match matched and ${what}. No body.`,
+  headers: { ...AUTH_HEADERS, ETag: ETAG_HEADER },
+});
+
 const ok = (schema: string, headers: Record<string, unknown>) => ({
   description: 'OK',
   headers,
@@ -153,9 +172,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         get: {
           operationId: 'listOpportunities',
           summary: 'A page of canonical opportunities (keyset pagination, signed cursor).',
-          parameters: [...queryParameters('list'), requestIdHeader],
+          parameters: [...queryParameters('list'), requestIdHeader, ifNoneMatchHeader],
           responses: {
-            '200': ok('ListEnvelope', AUTH_HEADERS),
+            '200': ok('ListEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
+            '304': notModified(
+              'every record on the page was already delivered this period (nothing consumed, no request id spent)',
+            ),
             ...errors(AUTH_ERRORS, AUTH_HEADERS),
           },
         },
@@ -164,9 +186,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         get: {
           operationId: 'countOpportunities',
           summary: 'The number of matching opportunities; consumes no allowance.',
-          parameters: queryParameters('count'),
+          parameters: [...queryParameters('count'), ifNoneMatchHeader],
           responses: {
-            '200': ok('CountEnvelope', AUTH_HEADERS),
+            '200': ok('CountEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
+            '304': notModified('the count is unchanged'),
             ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS),
           },
         },

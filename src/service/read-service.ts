@@ -24,6 +24,8 @@ import { accountLimits } from '../store/account-repo';
 import { metrics } from '../infra/metrics';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
+import { allDelivered } from '../billing/delivered';
+import { beforeSpending, representationTag, type Revalidation } from './revalidation';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
 export interface Caller {
@@ -41,6 +43,18 @@ export interface Served<T> {
   body: T;
   /** Rate limit and usage headers of contract 8.3. */
   headers: Record<string, string>;
+  /** The entity tag of a list or count (decisions 11), for the REST adapter's ETag. */
+  etag?: string;
+  /** 304: the client's copy is current; send the headers and no body (decisions 11). */
+  notModified?: boolean;
+}
+
+/** What a call's work hands back to serve(). */
+interface Work<T> {
+  body: T;
+  usage: Record<string, string>;
+  etag?: string;
+  notModified?: boolean;
 }
 
 /**
@@ -55,10 +69,37 @@ export class ReadService {
     private readonly usage = new UsageCache(),
   ) {}
 
-  list(caller: Caller, input: FilterInput): Promise<Served<ListEnvelope>> {
-    return this.serve(caller, true, async () => {
-      const request = this.parse('list', input, caller);
-      const page = await searchPage(this.deps, request, caller.auth.account.id);
+  /**
+   * A list page. With `revalidation` (If-None-Match), the request id is spent only when the answer
+   * is not 304: a 304 needs the same page (same ETag) and every record on it already delivered
+   * this period, so it consumes nothing (decisions 11).
+   */
+  list(
+    caller: Caller,
+    input: FilterInput,
+    revalidation?: Revalidation,
+  ): Promise<Served<ListEnvelope>> {
+    return this.serve(caller, !revalidation, async () => {
+      const spend = revalidation
+        ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
+        : async () => undefined;
+      const { page, body, notModified } = await beforeSpending(spend, async () => {
+        const request = this.parse('list', input, caller);
+        const page = await searchPage(this.deps, request, caller.auth.account.id);
+        const body = listEnvelope(
+          page.records,
+          page.nextCursor,
+          request.limit,
+          caller.requestId,
+          request.appliedFilters,
+        );
+        const notModified = revalidation
+          ? await this.unchangedRepeats(caller, body, page.records, revalidation)
+          : null;
+        return { page, body, notModified };
+      });
+      if (notModified) return notModified;
+      await spend();
       const outcome = this.delivered(
         caller,
         await this.meter.deliver(
@@ -68,32 +109,64 @@ export class ReadService {
         ),
       );
       return {
-        body: listEnvelope(
-          page.records,
-          page.nextCursor,
-          request.limit,
-          caller.requestId,
-          request.appliedFilters,
-        ),
+        body,
         usage: usageHeaders(outcome.usage, outcome, {
           marketplaceVerified: caller.marketplaceVerified,
         }),
+        etag: representationTag(body),
       };
     });
   }
 
-  count(caller: Caller, input: FilterInput): Promise<Served<CountEnvelope>> {
+  /** A count; 304 when `revalidation` matches its ETag (counts are free either way). */
+  count(
+    caller: Caller,
+    input: FilterInput,
+    revalidation?: Revalidation,
+  ): Promise<Served<CountEnvelope>> {
     return this.serve(caller, false, async () => {
       const request = this.parse('count', input, caller);
       const count = await countMatching(this.deps, request.filter);
+      const body = {
+        count,
+        meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
+      };
+      const etag = representationTag(body);
       return {
-        body: {
-          count,
-          meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
-        },
+        body,
         usage: await this.snapshotHeaders(caller),
+        etag,
+        notModified: revalidation?.(etag) === true,
       };
     });
+  }
+
+  /**
+   * The 304 of a list page (decisions 11), or null: the client's tag matches this page and the
+   * account already received every record on it this period, so serving it would consume nothing.
+   */
+  private async unchangedRepeats(
+    caller: Caller,
+    body: ListEnvelope,
+    records: readonly { id: string }[],
+    revalidation: Revalidation,
+  ): Promise<Work<ListEnvelope> | null> {
+    const etag = representationTag(body);
+    if (!revalidation(etag)) return null;
+    const snapshot = await this.meter.snapshot(subject(caller));
+    const ids = records.map((r) => r.id);
+    const repeats = await allDelivered(
+      this.deps.pool,
+      caller.auth.account.id,
+      snapshot.periodStart,
+      ids,
+    ).catch((err: unknown) => {
+      throw storeError(err);
+    });
+    if (!repeats) return null;
+    this.usage.remember(caller.auth.account.id, snapshot);
+    const usage = usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
+    return { body, usage, etag, notModified: true };
   }
 
   /** The change feed (decisions 11): metered like list, tombstones free. REST only. */
@@ -159,7 +232,7 @@ export class ReadService {
   private async serve<T>(
     caller: Caller,
     billable: boolean,
-    work: () => Promise<{ body: T; usage: Record<string, string> }>,
+    work: () => Promise<Work<T>>,
   ): Promise<Served<T>> {
     const headers: Record<string, string> = {};
     try {
@@ -171,8 +244,8 @@ export class ReadService {
       });
       Object.assign(headers, rateLimitHeaders(decision));
       if (billable) await this.meter.spendRequestId(subject(caller), caller.requestId);
-      const { body, usage } = await work();
-      return { body, headers: { ...headers, ...usage } };
+      const { usage, ...result } = await work();
+      return { ...result, headers: { ...headers, ...usage } };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // Counted here too, for MCP tool errors that never reach the HTTP error handler.

@@ -3,6 +3,7 @@ import { ApiError, validationError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
 import type { ReadService, Served } from '../../service/read-service';
 import { callerOf } from '../caller';
+import { ifNoneMatchMatches } from '../etag';
 import { authOf, type Authenticator } from '../middleware/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
 
@@ -12,14 +13,26 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   const requireKey = auth.requireApiKey({ allowBearer: false });
   const caller = (req: Request) => callerOf(req, authOf(req), deps.env);
   const send = <T>(res: Response, served: Served<T>) => {
-    res.set(served.headers).json(served.body);
+    res.set(served.headers);
+    if (served.etag) res.set('ETag', served.etag);
+    // decisions 11: a 304 carries the usage and rate-limit headers, and no body.
+    if (served.notModified) res.status(304).end();
+    else res.json(served.body);
+  };
+  // If-None-Match, compared by RFC 9110's rules (http/etag.ts), for list and count.
+  const revalidation = (req: Request) => {
+    const field = req.get('if-none-match');
+    return field === undefined ? undefined : (etag: string) => ifNoneMatchMatches(field, etag);
   };
 
   router.get('/v1/opportunities', requireKey, async (req, res) => {
-    send(res, await reads.list(caller(req), { from: 'rest', query: req.query }));
+    send(res, await reads.list(caller(req), { from: 'rest', query: req.query }, revalidation(req)));
   });
   router.get('/v1/opportunities/count', requireKey, async (req, res) => {
-    send(res, await reads.count(caller(req), { from: 'rest', query: req.query }));
+    send(
+      res,
+      await reads.count(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
+    );
   });
   // Before /:opportunity_id, so `changes` is never taken for an id (decisions 11).
   router.get('/v1/opportunities/changes', requireKey, async (req, res) => {

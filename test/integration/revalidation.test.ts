@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { createAccount } from '../../src/store/account-repo';
+import { createApiKey } from '../../src/store/api-key-repo';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+
+// decisions 11 "Free revalidation": ETag on list and count; If-None-Match → 304 with no body, the
+// usage and rate-limit headers, no usage figure changed and no request id spent; a list page with a
+// record the account has not received this period is served and metered as usual.
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(
+    ctx.deps,
+    Array.from({ length: 6 }, (_, i) =>
+      makeRecord({ published_at: `2026-10-0${i + 1}T00:00:00Z` }),
+    ),
+  );
+});
+afterAll(() => ctx.close());
+
+async function newKey() {
+  const account = await createAccount(ctx.deps.pool, { plan: 'growth', rps_override: 1000 });
+  return { account, key: (await createApiKey(ctx.deps.pool, { accountId: account.id })).key };
+}
+
+async function get(path: string, key: string, headers: Record<string, string> = {}) {
+  const res = await fetch(ctx.baseUrl + path, { headers: { 'X-API-Key': key, ...headers } });
+  const text = await res.text();
+  return { status: res.status, text, h: (n: string) => res.headers.get(n) };
+}
+
+const figures = (h: (n: string) => string | null) => ({
+  used: h('x-service-opportunity-used'),
+  remaining: h('x-service-opportunity-remaining'),
+  balance: h('x-service-balance-millicents'),
+  new: h('x-service-new-opportunity-count'),
+  charge: h('x-service-usage-charge-millicents'),
+});
+
+async function spentIds(accountId: string, requestId: string): Promise<number> {
+  const { rows } = await ctx.deps.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM metering_request_ids WHERE account_id = $1 AND request_id = $2',
+    [accountId, requestId],
+  );
+  return rows[0]?.n ?? -1;
+}
+
+describe('count', () => {
+  it('carries a weak ETag; a matching If-None-Match gets 304 with the headers and no body', async () => {
+    const { key } = await newKey();
+    const first = await get('/v1/opportunities/count?country=US', key);
+    expect(first.status).toBe(200);
+    const etag = first.h('etag') ?? '';
+    expect(etag).toMatch(/^W\/"[^"]+"$/);
+    const strong = etag.slice(2);
+    for (const field of [etag, strong, `"other", ${etag}`, '*']) {
+      const again = await get('/v1/opportunities/count?country=US', key, {
+        'If-None-Match': field,
+      });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.h('etag')).toBe(etag);
+      expect(again.h('x-ratelimit-limit')).toBe('1000');
+      expect(again.h('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(figures(again.h)).toEqual(figures(first.h));
+    }
+    // Other filters: another response, another tag.
+    const other = await get('/v1/opportunities/count?country=GB', key, { 'If-None-Match': etag });
+    expect(other.status).toBe(200);
+    expect(other.h('etag')).not.toBe(etag);
+    expect(
+      (await get('/v1/opportunities/count?country=US', key, { 'If-None-Match': '"nope"' })).status,
+    ).toBe(200);
+  });
+});
+
+describe('list', () => {
+  it('304 for a page of repeats: no usage figure changes and the request id is not spent', async () => {
+    const { account, key } = await newKey();
+    const first = await get('/v1/opportunities?limit=3', key);
+    expect(first.status).toBe(200);
+    expect(figures(first.h)).toMatchObject({ used: '3', new: '3' });
+    const etag = first.h('etag') ?? '';
+    expect(etag).toMatch(/^W\/"[^"]+"$/);
+
+    const id = `reval-${randomUUID()}`;
+    for (let i = 0; i < 2; i++) {
+      const again = await get('/v1/opportunities?limit=3', key, {
+        'If-None-Match': etag,
+        'X-Request-ID': id,
+      });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.h('etag')).toBe(etag);
+      expect(again.h('x-request-id')).toBe(id);
+      expect(again.h('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(figures(again.h)).toEqual({ ...figures(first.h), new: '0', charge: '0' });
+      expect(await spentIds(account.id, id)).toBe(0);
+    }
+    // The id was never spent, so it still serves a page.
+    const served = await get('/v1/opportunities?limit=3', key, { 'X-Request-ID': id });
+    expect(served.status).toBe(200);
+    expect(served.h('etag')).toBe(etag);
+    expect(await spentIds(account.id, id)).toBe(1);
+  });
+
+  it('200 and metered when the page has a record this account has not received', async () => {
+    // Without a next page the body is the same for every account, so the tag is too.
+    const a = await newKey();
+    const all = await get('/v1/opportunities?limit=10', a.key);
+    const etag = all.h('etag') ?? '';
+    const b = await newKey();
+    const partial = await get('/v1/opportunities?limit=2', b.key);
+    expect(figures(partial.h)).toMatchObject({ used: '2' });
+    const id = `reval-${randomUUID()}`;
+    const served = await get('/v1/opportunities?limit=10', b.key, {
+      'If-None-Match': etag,
+      'X-Request-ID': id,
+    });
+    expect(served.status).toBe(200);
+    expect(served.h('etag')).toBe(etag);
+    expect(figures(served.h)).toMatchObject({ used: '6', new: '4' });
+    expect(await spentIds(b.account.id, id)).toBe(1);
+    expect(
+      (
+        await get('/v1/opportunities?limit=10', b.key, {
+          'If-None-Match': etag,
+          'X-Request-ID': id,
+        })
+      ).status,
+    ).toBe(304);
+  });
+
+  it('a conditional request that fails still spends its id; a spent id is still refused', async () => {
+    const { account, key } = await newKey();
+    const id = `reval-${randomUUID()}`;
+    const bad = await get('/v1/opportunities?level=ceo', key, {
+      'If-None-Match': '*',
+      'X-Request-ID': id,
+    });
+    expect(bad.status).toBe(400);
+    expect(await spentIds(account.id, id)).toBe(1);
+    const reused = await get('/v1/opportunities?limit=1', key, {
+      'If-None-Match': '"nope"',
+      'X-Request-ID': id,
+    });
+    expect(reused.status).toBe(409);
+  });
+});
