@@ -552,6 +552,8 @@ export interface operations {
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
         'X-Request-ID'?: string;
+        /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
+        'If-None-Match'?: string;
       };
       path?: never;
       cookie?: never;
@@ -577,11 +579,38 @@ export interface operations {
           'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
           'X-Service-Period-End': components['headers']['X-Service-Period-End'];
           'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ListEnvelope'];
         };
+      };
+      /** @description Not modified: If-None-Match matched and every record on the page was already delivered this period (nothing consumed, no request id spent). No body. */
+      304: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description invalid_filter, malformed_cursor or page_size_exceeded */
       400: {
@@ -874,7 +903,10 @@ export interface operations {
         /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         changed_since?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -899,11 +931,38 @@ export interface operations {
           'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
           'X-Service-Period-End': components['headers']['X-Service-Period-End'];
           'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match. */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CountEnvelope'];
         };
+      };
+      /** @description Not modified: If-None-Match matched and the count is unchanged. No body. */
+      304: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          /** @description Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description invalid_filter, malformed_cursor or page_size_exceeded */
       400: {
