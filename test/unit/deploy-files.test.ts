@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// The deployment files agree with each other (issue 14, item 2): one OpenSearch version for the
+// compose stack and the local script, and an image that runs the build in production mode as an
+// unprivileged user. (No Docker engine here: the image itself is built by CI only where
+// `docker info` answers.)
+
+const read = (file: string) => readFileSync(path.join(__dirname, '..', '..', file), 'utf8');
+
+it('docker-compose pins the same OpenSearch version as scripts/opensearch-local.sh', () => {
+  const script = read('scripts/opensearch-local.sh').match(/^VERSION_3="([\d.]+)"/m)?.[1];
+  const compose = read('docker-compose.yml').match(/opensearchproject\/opensearch:([\d.]+)/)?.[1];
+  expect(script).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(compose).toBe(script);
+});
+
+it('the Dockerfile builds in one stage and runs dist/ with production dependencies only', () => {
+  const dockerfile = read('Dockerfile');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  expect(stages).toHaveLength(2);
+  const runtime = stages[1] ?? '';
+  expect(runtime).toMatch(/^node:\d+-slim /);
+  expect(runtime).toMatch(/npm ci --omit=dev/);
+  expect(runtime).toMatch(/NODE_ENV=production/);
+  expect(runtime).toMatch(/^USER node$/m);
+  expect(runtime).toMatch(/^HEALTHCHECK [\s\S]*?\/readyz/m);
+  expect(runtime).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+  expect(runtime).not.toMatch(/tsx/);
+  expect(read('docker-compose.yml')).toMatch(/^ {4}build: \.$/m);
+});
