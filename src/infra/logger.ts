@@ -1,14 +1,12 @@
-// Structured logs: one JSON object a line on stderr. Never pass secrets here; request logging
-// redacts credentials before it calls this (see http/middleware/request-log.ts).
+import pino from 'pino';
+import { redact, redactString } from './redact';
+import { currentRequestId } from './request-context';
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level | 'silent', number> = {
-  debug: 10,
-  info: 20,
-  warn: 30,
-  error: 40,
-  silent: 99,
-};
+// Structured logs through pino: one JSON object a line on stderr (stdout stays for the CLI's one
+// JSON result). Every line written while serving a request carries its request_id (from the
+// request context), and every field and message is scrubbed of secrets (redact.ts) first.
+
+export type Level = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -21,9 +19,23 @@ export function createLogger(
   level: Level | 'silent' = 'info',
   write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
 ): Logger {
+  const base = pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // Fields passed explicitly win over the context's (mixin merges first).
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId === undefined ? {} : { request_id: requestId };
+      },
+    },
+    { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) },
+  );
   const emit = (l: Level) => (msg: string, fields?: Record<string, unknown>) => {
-    if (ORDER[l] < ORDER[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields }));
+    if (!base.isLevelEnabled(l)) return;
+    base[l]((fields ? redact(fields) : {}) as object, redactString(msg));
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { validationError } from '../../domain/errors';
+import { runWithRequestId } from '../../infra/request-context';
 
 // decisions 7: 1 to 128 of A-Za-z0-9._:- ; a missing id is generated (uuid).
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,5 +29,6 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   }
   req.requestId = supplied ?? randomUUID();
   res.setHeader('X-Request-ID', req.requestId);
-  next();
+  // Every log line of the rest of this request names it (infra/logger.ts).
+  runWithRequestId(req.requestId, next);
 }

@@ -1,0 +1,36 @@
+// Secrets never reach the logs (preamble standards; contract 5.5): whatever a caller passes to the
+// logger is scrubbed here, by field name and by value, so a key pasted into any field (an error
+// message, a path, a header dump) is replaced before the line is written.
+
+/** Field names whose value is a credential, whatever it looks like. */
+const SECRET_FIELD =
+  /^(x-api-key|authorization|proxy-authorization|cookie|set-cookie|api[_-]?key|key|secret|password|passwd|token|access[_-]?token|x-marketplace-proxy-signature|database_url|redis_url|cursor_signing_keys|marketplace_proxy_secret)$/i;
+
+/** API keys (decisions 6: `oppk_` + base62), bearer credentials and passwords inside URLs. */
+const SECRET_VALUE: [RegExp, string][] = [
+  [/oppk_[A-Za-z0-9]+/g, 'oppk_[redacted]'],
+  [/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]'],
+  [/(\/\/[^/:@\s]+:)[^@/\s]+@/g, '$1[redacted]@'],
+];
+
+export const REDACTED = '[redacted]';
+
+export function redactString(value: string): string {
+  let out = value;
+  for (const [pattern, replacement] of SECRET_VALUE) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** A scrubbed deep copy: secret-named fields become '[redacted]', strings lose embedded keys. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactString(value);
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (value instanceof Error) return redactString(value.stack ?? value.message);
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] =
+      SECRET_FIELD.test(k) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1);
+  }
+  return out;
+}

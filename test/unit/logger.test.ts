@@ -1,0 +1,82 @@
+import { createLogger } from '../../src/infra/logger';
+import { redact, redactString } from '../../src/infra/redact';
+import { runWithRequestId } from '../../src/infra/request-context';
+
+// Issue 14 item 8: JSON logs through pino, the request id on every line written while serving a
+// request, secrets redacted whatever field they are in.
+
+const KEY = 'oppk_' + 'A1b2C3d4E5f6G7h8J9k0L1m2N3p4Q5r6S7';
+
+function capture(level: Parameters<typeof createLogger>[0] = 'debug') {
+  const lines: string[] = [];
+  const logger = createLogger(level, (line) => lines.push(line));
+  return {
+    logger,
+    lines,
+    parsed: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+it('writes one JSON object a line with an ISO time, a level name and the message', () => {
+  const { logger, parsed } = capture();
+  logger.info('hello', { n: 1 });
+  expect(parsed()).toEqual([
+    { level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), msg: 'hello', n: 1 },
+  ]);
+});
+
+it('respects the level and silent', () => {
+  const info = capture('info');
+  info.logger.debug('no');
+  info.logger.warn('yes');
+  expect(info.parsed().map((l) => l.msg)).toEqual(['yes']);
+  const silent = capture('silent');
+  silent.logger.error('no');
+  expect(silent.lines).toEqual([]);
+});
+
+it('puts the request id on every line written inside a request, across awaits', async () => {
+  const { logger, parsed } = capture();
+  await runWithRequestId('req-123', async () => {
+    logger.info('first');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    logger.warn('second', { detail: 'x' });
+  });
+  logger.info('outside');
+  expect(parsed().map((l) => [l.msg, l.request_id])).toEqual([
+    ['first', 'req-123'],
+    ['second', 'req-123'],
+    ['outside', undefined],
+  ]);
+});
+
+it('redacts keys in any field, credential headers by name, and keys in the message', () => {
+  const { logger, lines } = capture();
+  logger.error(`failed for ${KEY}`, {
+    headers: { 'x-api-key': 'anything', Authorization: 'Bearer abc', accept: 'json' },
+    nested: [{ note: `key=${KEY}` }],
+    error: new Error(`boom ${KEY}`),
+    url: 'postgresql://user:hunter2@db/x',
+    password: 'hunter2',
+  });
+  const text = lines.join('\n');
+  expect(text).not.toContain(KEY);
+  expect(text).not.toContain('hunter2');
+  expect(text).not.toContain('Bearer abc');
+  expect(text).not.toContain('anything');
+  const line = JSON.parse(lines[0] ?? '{}') as { headers: Record<string, string> };
+  expect(line.headers).toEqual({
+    'x-api-key': '[redacted]',
+    Authorization: '[redacted]',
+    accept: 'json',
+  });
+});
+
+it('redact leaves ordinary values alone', () => {
+  expect(redact({ a: 1, b: 'text', c: [true, null] })).toEqual({
+    a: 1,
+    b: 'text',
+    c: [true, null],
+  });
+  expect(redactString('Authorization: Bearer tok.en')).toBe('Authorization: Bearer [redacted]');
+});
