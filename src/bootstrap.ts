@@ -19,6 +19,11 @@ export interface BootstrapOptions {
   /** Apply pending migrations before use (npm start and the CLI do). */
   migrate?: boolean;
   poolSize?: number;
+  /**
+   * The admin CLI's bulk work gets its own search client, with a timeout fit for bulk calls
+   * (OPENSEARCH_BULK_TIMEOUT_MS) instead of the API's short per-request bound (issue 13 item 4).
+   */
+  bulkSearch?: boolean;
 }
 
 /**
@@ -36,7 +41,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
 
   const searchUrl =
     env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT));
-  const search = createSearchClient(searchUrl, env.OPENSEARCH_TIMEOUT_MS);
+  const search = createSearchClient(
+    searchUrl,
+    options.bulkSearch ? env.OPENSEARCH_BULK_TIMEOUT_MS : env.OPENSEARCH_TIMEOUT_MS,
+  );
   const dbName = databaseName(databaseUrl);
   const alias = aliasForDatabase(dbName);
   const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };

@@ -17,7 +17,7 @@ const optionalCount = z.preprocess(
 );
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   DATABASE_URL: optionalUrl,
   OPENSEARCH_URL: optionalNodeList,
   REDIS_URL: optionalUrl,
@@ -64,6 +64,8 @@ const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** issue 11: an index left by a reindex is deleted by a later sync/reindex after this long. */
   RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
+  /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
+  OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,10 +1,24 @@
+import type { Progress } from '../infra/progress';
 import type { AppDeps } from '../service/context';
 
 /** One admin command (decisions 10). `run` returns the JSON object printed with --json. */
 export interface Command {
   name: string;
+  /** One line: the synopsis and what it does. */
   usage: string;
-  run(args: ParsedArgs, deps: () => Promise<AppDeps>): Promise<Record<string, unknown>>;
+  /** More lines for `COMMAND --help`: flags, effects, exit status. */
+  help?: string;
+  run(
+    args: ParsedArgs,
+    deps: () => Promise<AppDeps>,
+    io?: CommandIo,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** What the CLI hands a command besides its arguments. */
+export interface CommandIo {
+  /** Progress lines on stderr (issue 14 item 8); a no-op for quick commands that never call it. */
+  progress: Progress;
 }
 
 export interface ParsedArgs {

@@ -3,12 +3,18 @@ import { ConfigError } from '../config';
 import type { AppDeps } from '../service/context';
 import { parseArgs, UsageError, type Command } from './command';
 import { commands } from './commands';
+import { commandHelp, overview } from './help';
+import { ProgressReporter } from './progress-reporter';
 
 // `npm run cli -- COMMAND [args] [--json]` (decisions 10). With --json, exactly one JSON object is
-// printed on stdout; logs go to stderr.
+// printed on stdout; logs and progress lines go to stderr.
+
+const HELP_FLAGS = new Set(['--help', '-h', 'help']);
 
 async function main(argv: string[]): Promise<number> {
-  const [first, second, ...rest] = argv;
+  const wantsHelp = argv.some((a) => HELP_FLAGS.has(a));
+  const words = argv.filter((a) => !HELP_FLAGS.has(a));
+  const [first, second, ...rest] = words;
   const byName = new Map(commands.map((c) => [c.name, c]));
   // Two-word commands ("account create") come first, then one-word ones.
   let command: Command | undefined = byName.get(`${first} ${second}`);
@@ -18,17 +24,36 @@ async function main(argv: string[]): Promise<number> {
     args = second === undefined ? rest : [second, ...rest];
   }
   if (!command) {
-    console.error(
-      `usage: npm run cli -- COMMAND [--json]\n${commands.map((c) => `  ${c.usage}`).join('\n')}`,
-    );
+    if (wantsHelp) {
+      process.stdout.write(overview(commands));
+      return 0;
+    }
+    process.stderr.write(overview(commands));
     return 2;
+  }
+  if (wantsHelp) {
+    process.stdout.write(commandHelp(command));
+    return 0;
   }
   const parsed = parseArgs(args);
   const json = parsed.flags.delete('json');
+  // Lines every 2 s on a terminal or with --json; every 10 s into a file or pipe (issue 14 item 8).
+  const progress = new ProgressReporter({
+    command: command.name,
+    json,
+    write: (line) => process.stderr.write(line + '\n'),
+    intervalMs: json || process.stderr.isTTY ? 2000 : 10_000,
+  });
   let deps: AppDeps | undefined;
-  const getDeps = async () => (deps ??= await bootstrap({ poolSize: 4 }));
+  const getDeps = async () => {
+    if (!deps) {
+      deps = await bootstrap({ poolSize: 4, bulkSearch: true });
+      progress.start();
+    }
+    return deps;
+  };
   try {
-    const result = await command.run(parsed, getDeps);
+    const result = await command.run(parsed, getDeps, { progress });
     const failed = result.ok === false;
     process.stdout.write(json ? JSON.stringify(result) + '\n' : formatHuman(result));
     return failed ? 1 : 0;
@@ -38,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
     else console.error(`error: ${message}`);
     return err instanceof UsageError || err instanceof ConfigError ? 2 : 1;
   } finally {
+    progress.stop();
     if (deps) await shutdown(deps);
   }
 }

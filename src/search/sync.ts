@@ -1,7 +1,15 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Pool, PoolClient } from 'pg';
 import type { Taxonomy } from '../domain/taxonomy';
-import { changesSince, type ChangeRow } from '../store/opportunity-repo';
+import { NO_PROGRESS, type Progress } from '../infra/progress';
+import { changesSince, countChangesSince, type ChangeRow } from '../store/opportunity-repo';
+import {
+  BULK_RETRY,
+  bulkWithRetry,
+  withRetries,
+  type BulkOperation,
+  type RetryPolicy,
+} from './bulk';
 import { toDocument } from './documents';
 import { createVersionedIndex, ensureIndex, swapAlias } from './index-manager';
 import type { IndexLayout } from './index-layout';
@@ -22,6 +30,10 @@ export interface SyncDeps {
   indexLayout?: IndexLayout;
   /** RETIRED_INDEX_GRACE_MS: how long an index left by a reindex is kept (issue 11). */
   env?: { RETIRED_INDEX_GRACE_MS: number };
+  /** Records done, for the CLI's progress lines (issue 14 item 8). */
+  progress?: Progress;
+  /** Backoff for 429s, 5xx and timeouts of bulk calls (issue 13 item 4). */
+  retry?: RetryPolicy;
 }
 
 const DEFAULT_RETIRED_GRACE_MS = 600_000;
@@ -33,6 +45,12 @@ export interface SyncResult {
   deleted: number;
   watermark: number;
   index: string;
+  /**
+   * False when the final refresh kept failing: everything is indexed and the watermark saved, and
+   * the index's own refresh interval makes it visible within a second, so hours of work are not
+   * reported as lost; running sync again refreshes.
+   */
+  refreshed?: boolean;
 }
 
 const BATCH = 2000;
@@ -73,31 +91,37 @@ async function writeWatermark(
   );
 }
 
-async function bulkApply(search: Client, index: string, rows: ChangeRow[], taxonomy: Taxonomy) {
-  const body: unknown[] = [];
+async function bulkApply(deps: SyncDeps, index: string, rows: ChangeRow[]) {
+  const operations: BulkOperation[] = [];
   let indexed = 0;
   let deleted = 0;
   for (const row of rows) {
     if (row.deleted) {
-      body.push({ delete: { _index: index, _id: row.id } });
+      operations.push({ action: { delete: { _index: index, _id: row.id } } });
       deleted++;
     } else {
-      body.push({ index: { _index: index, _id: row.id } }, toDocument(row.record, taxonomy));
+      operations.push({
+        action: { index: { _index: index, _id: row.id } },
+        document: toDocument(row.record, deps.taxonomy),
+      });
       indexed++;
     }
   }
-  const res = await search.bulk({ body: body as never });
-  if (res.body.errors) {
-    const failures = res.body.items
-      .map((item) => Object.values(item)[0])
-      .filter((r) => r && r.error && !(r.status === 404 && r.result === 'not_found'));
-    if (failures.length) {
-      throw new Error(
-        `bulk indexing failed for ${failures.length} documents: ${JSON.stringify(failures[0]?.error)}`,
-      );
-    }
-  }
+  await bulkWithRetry(deps.search, operations, deps.retry ?? BULK_RETRY);
   return { indexed, deleted };
+}
+
+/**
+ * The last step of hours of work must not throw them away (issue 13 item 4): the refresh is
+ * retried, and if it still fails the result says so instead of failing the command.
+ */
+async function refreshSafely(deps: SyncDeps, index: string): Promise<boolean> {
+  try {
+    await withRetries(() => deps.search.indices.refresh({ index }), deps.retry ?? BULK_RETRY);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function applyChanges(
@@ -116,11 +140,12 @@ async function applyChanges(
   while (rows.length) {
     const last = rows[rows.length - 1]?.seq ?? watermark;
     const [n, next] = await Promise.all([
-      bulkApply(deps.search, index, rows, deps.taxonomy),
+      bulkApply(deps, index, rows),
       changesSince(client, last, BATCH, includeDeleted),
     ]);
     indexed += n.indexed;
     deleted += n.deleted;
+    deps.progress?.advance(rows.length);
     watermark = last;
     await onBatch(watermark);
     rows = next;
@@ -128,17 +153,21 @@ async function applyChanges(
   return { indexed, deleted, watermark };
 }
 
-/** Incremental sync: indexes what changed since the last successful sync, then refreshes. */
+/**
+ * Incremental sync: indexes what changed since the last successful sync, then refreshes. The
+ * refresh runs even when nothing changed, so a run after one whose refresh failed completes it.
+ */
 export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
   return withSyncLock(deps, async (client) => {
     const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
     await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
     const from = await readWatermark(client, deps.alias);
+    (deps.progress ?? NO_PROGRESS).phase('index', await countChangesSince(client, from));
     const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
       writeWatermark(client, deps.alias, w, index),
     );
-    if (result.indexed || result.deleted) await deps.search.indices.refresh({ index: deps.alias });
-    return { ...result, index };
+    const refreshed = await refreshSafely(deps, deps.alias);
+    return { ...result, index, refreshed };
   });
 }
 
@@ -166,6 +195,7 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
         'SELECT max(sync_seq) AS max FROM opportunities',
       );
       snapshotMax = Number(max.rows[0]?.max ?? 0);
+      (deps.progress ?? NO_PROGRESS).phase('reindex', await countChangesSince(client, 0, false));
       filled = await applyChanges(deps, client, index, 0, false, async () => undefined);
       await client.query('COMMIT');
     } catch (err) {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Opportunity } from '../domain/record';
 import { taxonomyProblems } from '../domain/record-consistency';
+import { NO_PROGRESS, type Progress } from '../infra/progress';
 import { syncIncremental, type SyncResult } from '../search/sync';
 import { upsertOpportunities, type UpsertResult } from '../store/opportunity-repo';
 import type { AppDeps } from './context';
@@ -28,7 +29,11 @@ const MAX_REPORTED = 1000;
  * reported by number and reason and nothing of it is written; valid lines are upserted by id in
  * batches, then synced to the index before this returns. Blank lines are skipped.
  */
-export async function importNdjson(deps: AppDeps, file: string): Promise<ImportReport> {
+export async function importNdjson(
+  deps: AppDeps,
+  file: string,
+  progress: Progress = NO_PROGRESS,
+): Promise<ImportReport> {
   const store: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
   const rejected: RejectedLine[] = [];
   let rejectedCount = 0;
@@ -36,6 +41,7 @@ export async function importNdjson(deps: AppDeps, file: string): Promise<ImportR
   let valid = 0;
   // Keyed by id: a later line for the same id wins, and one batch never upserts an id twice.
   let batch = new Map<string, Opportunity>();
+  progress.phase('store', null);
 
   const flush = async () => {
     if (!batch.size) return;
@@ -49,6 +55,7 @@ export async function importNdjson(deps: AppDeps, file: string): Promise<ImportR
   const input = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const text of input) {
     lines++;
+    progress.advance(1);
     if (!text.trim()) continue;
     const result = validateLine(text, deps);
     if (Array.isArray(result)) {
@@ -61,7 +68,7 @@ export async function importNdjson(deps: AppDeps, file: string): Promise<ImportR
     if (batch.size >= BATCH) await flush();
   }
   await flush();
-  const sync = await syncIncremental(deps);
+  const sync = await syncIncremental({ ...deps, progress });
   return { ok: rejectedCount === 0, lines, valid, rejected, store, sync };
 }
 

@@ -1,6 +1,7 @@
 import { generateOpportunities } from '../domain/seed/generate';
 import { loadTaxonomyCatalog } from '../domain/taxonomy/catalog';
 import type { Opportunity } from '../domain/record';
+import { NO_PROGRESS, type Progress } from '../infra/progress';
 import { syncIncremental, type SyncResult } from '../search/sync';
 import { upsertOpportunities, type UpsertResult } from '../store/opportunity-repo';
 import type { AppDeps } from './context';
@@ -19,9 +20,16 @@ const BATCH = 2000;
 
 /**
  * `seed --count N [--seed S]`: deterministic synthetic records, upserted like an import and then
- * synced to the index. Reports end-to-end throughput (docs/benchmarks.md).
+ * synced to the index. Reports end-to-end throughput (docs/benchmarks.md). Resumable: a run that
+ * stopped part-way is continued by running it again (stored records are unchanged, so they are
+ * skipped, and sync resumes from its watermark).
  */
-export async function seedRecords(deps: AppDeps, count: number, seed: number): Promise<SeedReport> {
+export async function seedRecords(
+  deps: AppDeps,
+  count: number,
+  seed: number,
+  progress: Progress = NO_PROGRESS,
+): Promise<SeedReport> {
   const started = performance.now();
   const store: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
   const catalog = loadTaxonomyCatalog();
@@ -31,8 +39,10 @@ export async function seedRecords(deps: AppDeps, count: number, seed: number): P
     );
   }
   let batch: Opportunity[] = [];
+  progress.phase('store', count);
   const flush = async () => {
     const result = await upsertOpportunities(deps.pool, batch, deps.taxonomy.version);
+    progress.advance(batch.length);
     store.inserted += result.inserted;
     store.updated += result.updated;
     store.unchanged += result.unchanged;
@@ -44,7 +54,7 @@ export async function seedRecords(deps: AppDeps, count: number, seed: number): P
   }
   if (batch.length) await flush();
   const stored = performance.now();
-  const sync = await syncIncremental(deps);
+  const sync = await syncIncremental({ ...deps, progress });
   const done = performance.now();
   const total = (done - started) / 1000;
   return {

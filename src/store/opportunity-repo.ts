@@ -109,6 +109,20 @@ export interface ChangeRow {
   seq: number;
 }
 
+/** How many changes follow `watermark` (the total that progress lines show). */
+export async function countChangesSince(
+  db: Pool | PoolClient,
+  watermark: number,
+  includeDeleted = true,
+): Promise<number> {
+  const res = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM opportunities
+     WHERE sync_seq > $1 ${includeDeleted ? '' : 'AND deleted_at IS NULL'}`,
+    [watermark],
+  );
+  return Number(res.rows[0]?.n ?? 0);
+}
+
 /** The next batch of changes after `watermark`, in sync_seq order. */
 export async function changesSince(
   db: Pool | PoolClient,

@@ -4,9 +4,22 @@ import { intFlag, UsageError, type Command } from '../command';
 export const seedCommand: Command = {
   name: 'seed',
   usage: 'seed --count N [--seed S]   deterministic synthetic records, stored and indexed',
-  async run(args, deps) {
+  help: `
+Generates N realistic synthetic records (the same N records for the same --seed, default 1),
+upserts them into Postgres in batches, then indexes what changed.
+
+  --count N   how many records (required)
+  --seed S    the generator's seed (default 1)
+
+Progress (phases store, then index) goes to stderr every 2 seconds: records done, rate, ETA.
+Resumable: if a run stops part-way, run the same command again; stored records are unchanged and
+skipped, and indexing continues from its watermark. Bulk calls that meet 429, 5xx or a timeout
+are retried with backoff.`,
+  async run(args, deps, io) {
     const count = intFlag(args, 'count');
     if (count === undefined) throw new UsageError('seed needs --count N');
-    return { ...(await seedRecords(await deps(), count, intFlag(args, 'seed') ?? 1)) };
+    return {
+      ...(await seedRecords(await deps(), count, intFlag(args, 'seed') ?? 1, io?.progress)),
+    };
   },
 };

@@ -4,15 +4,25 @@ import type { Command } from '../command';
 export const syncCommand: Command = {
   name: 'sync',
   usage: 'sync                   index what changed since the last sync',
-  async run(_args, deps) {
-    return { ok: true, ...(await syncIncremental(await deps())) };
+  help: `
+Indexes every record changed since the last sync (Postgres is canonical; the index follows it),
+then refreshes. Safe to run twice at once (the second waits) and resumable (the watermark advances
+after each batch). Progress on stderr every 2 seconds. "refreshed": false in the result means the
+final refresh kept failing: the records are indexed and visible within a second anyway; run sync
+again to refresh.`,
+  async run(_args, deps, io) {
+    return { ok: true, ...(await syncIncremental({ ...(await deps()), progress: io?.progress })) };
   },
 };
 
 export const reindexCommand: Command = {
   name: 'reindex',
   usage: 'reindex                rebuild into a new index, then swap the alias atomically',
-  async run(_args, deps) {
-    return { ok: true, ...(await reindex(await deps())) };
+  help: `
+Builds a new index from one consistent snapshot of Postgres, swaps the alias to it in one atomic
+call (reads never see a missing or half-filled index), drops the old index, then catches up with
+what changed meanwhile. Progress on stderr every 2 seconds.`,
+  async run(_args, deps, io) {
+    return { ok: true, ...(await reindex({ ...(await deps()), progress: io?.progress })) };
   },
 };
