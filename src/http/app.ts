@@ -10,11 +10,13 @@ import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { docsRoutes } from './routes/docs';
 import { healthRoutes } from './routes/health';
+import { llmsRoutes } from './routes/llms';
 import { metricsRoutes, requestMetrics } from './routes/metrics';
 import { openApiRoutes } from './routes/openapi';
 import { opportunityRoutes } from './routes/opportunities';
 import { previewRoutes } from './routes/preview';
 import { taxonomyRoutes } from './routes/taxonomy';
+import { usageRoutes } from './routes/usage';
 
 /**
  * Builds the express app from its dependencies; tests call it on an ephemeral port. The
@@ -47,9 +49,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(taxonomyRoutes(deps));
   app.use(previewRoutes(deps, limits));
   app.use(opportunityRoutes(deps, auth, reads));
+  app.use(usageRoutes(deps, auth, reads));
   app.use('/mcp', mcpRoutes(deps, auth, reads));
   app.use(openApiRoutes());
   app.use(docsRoutes());
+  app.use(llmsRoutes());
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -9,6 +9,7 @@ import {
   TaxonomyNodeSchema,
 } from '../domain/envelopes';
 import { ChangesEnvelope, ChangesQuery, Tombstone } from '../domain/changes-envelope';
+import { UsageEnvelope } from '../domain/usage-envelope';
 import { restQuerySchema, type Endpoint } from '../domain/filters';
 import { Opportunity, PreviewOpportunity } from '../domain/record';
 import { componentRef, componentSchemas } from './openapi-schemas';
@@ -225,6 +226,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/v1/usage': {
+        get: {
+          operationId: 'getUsage',
+          summary:
+            "The account's usage: the usage headers in one body. Free; spends no request id; counts against the rate limit.",
+          responses: {
+            '200': ok('Usage', AUTH_HEADERS),
+            ...errors(['401', '403', '429', '500', '503'], AUTH_HEADERS),
+          },
+        },
+      },
       '/v1/taxonomy/occupations': {
         get: {
           operationId: 'getOccupationTaxonomy',
@@ -290,6 +302,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         TaxonomyNode: TaxonomyNodeSchema,
         Taxonomy: TaxonomyEnvelope,
         ErrorEnvelope,
+        Usage: UsageEnvelope,
       }),
     },
   };

@@ -10,7 +10,8 @@ const UNTRUSTED =
 const BILLING =
   'Cost: each opportunity delivered to the account for the first time in the current period ' +
   'spends one unit of allowance (then prepaid credit); opportunities already delivered this ' +
-  'period are free repeats, and count_opportunities and get_occupation_taxonomy are free. Counting ' +
+  'period are free repeats, and count_opportunities, get_occupation_taxonomy and get_usage are ' +
+  'free. Counting ' +
   'first and narrowing the filters keeps the spend to the records actually needed.';
 
 const ERRORS =
@@ -70,6 +71,17 @@ export const TAXONOMY_DESCRIPTION = [
     'label }] } (levels: root, domain, family, subfamily, class). The node ids are the values of ' +
     'job_domain, job_family, job_subfamily and job_class; labels are not accepted as filters.',
   'Free; takes no arguments.',
+].join('\n\n');
+
+export const USAGE_DESCRIPTION = [
+  "Return the account's usage envelope { plan, billing_model, period: { start, end }, " +
+    'opportunities: { limit, used, remaining }, balance_millicents, prepaid_credits, ' +
+    'rate_limit: { limit, remaining, reset }, meta: { request_id } }: the same figures as the ' +
+    'usage headers of this response.',
+  'Free: it spends no allowance and no request id (it still counts toward the request rate ' +
+    'limit). Check it before a large search to know how many new opportunities the included ' +
+    'allowance (opportunities.remaining) and the prepaid balance (prepaid_credits) still cover. ' +
+    'Takes no arguments.',
 ].join('\n\n');
 
 export const ID_DESCRIPTION =

@@ -12,7 +12,9 @@ import {
   ID_DESCRIPTION,
   SEARCH_DESCRIPTION,
   TAXONOMY_DESCRIPTION,
+  USAGE_DESCRIPTION,
 } from './descriptions';
+import { UsageEnvelope } from '../domain/usage-envelope';
 import { toolInputSchema, toolOutputSchema, type ToolJsonSchema } from './schemas';
 
 // The four tools of decisions 9, as thin adapters over the ReadService that REST uses, so that
@@ -20,7 +22,11 @@ import { toolInputSchema, toolOutputSchema, type ToolJsonSchema } from './schema
 // (parseToolArgs, same rules and codes as REST); the declared schemas only describe.
 
 export type ToolName =
-  'search_opportunities' | 'get_opportunity' | 'count_opportunities' | 'get_occupation_taxonomy';
+  | 'search_opportunities'
+  | 'get_opportunity'
+  | 'count_opportunities'
+  | 'get_occupation_taxonomy'
+  | 'get_usage';
 
 /** A tool's answer: its envelope and the response headers of contract 8.3 that go with it. */
 export interface ToolOutcome {
@@ -135,6 +141,20 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       run: async (_caller, args) => {
         onlyArgs(args, []);
         return { body: taxonomy, headers: {} };
+      },
+    },
+    {
+      name: 'get_usage',
+      title: 'Account usage',
+      description: USAGE_DESCRIPTION,
+      inputSchema: toolInputSchema(NoArgs),
+      outputSchema: toolOutputSchema(UsageEnvelope),
+      annotations: { title: 'Account usage', ...READ_ONLY },
+      billable: false,
+      // decisions 11: like GET /v1/usage: free, no request id spent, counted by the rate limit.
+      run: async (caller, args) => {
+        onlyArgs(args, []);
+        return reads.accountUsage(caller);
       },
     },
   ];

@@ -2,6 +2,8 @@ import type { BillingSubject, DeliveryOutcome, Meter } from '../billing/meter';
 import { UsageCache } from '../billing/usage-cache';
 import { RateLimitExceeded, rateLimitHeaders, type RateLimits } from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
+import type { UsageSnapshot } from '../billing/snapshot';
+import type { UsageEnvelope } from '../domain/usage-envelope';
 import { ApiError, validationError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import {
@@ -20,6 +22,7 @@ import {
   type ListEnvelope,
 } from './envelopes';
 import { countMatching, searchPage } from './opportunity-search';
+import { usageEnvelope } from './usage';
 import { accountLimits } from '../store/account-repo';
 import { metrics } from '../infra/metrics';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
@@ -221,6 +224,26 @@ export class ReadService {
         }),
       };
     });
+  }
+
+  /**
+   * decisions 11: GET /v1/usage and get_usage. Free and spends no request id, but counts against
+   * the rate limit; the body repeats the headers of the same response.
+   */
+  async accountUsage(caller: Caller): Promise<Served<UsageEnvelope>> {
+    const served = await this.serve<UsageSnapshot>(caller, false, async () => {
+      // Always the ledger itself, never the cache: this is the answer to "how much is left".
+      const snapshot = await this.meter.snapshot(subject(caller));
+      this.usage.remember(caller.auth.account.id, snapshot);
+      const usage = usageHeaders(snapshot, null, {
+        marketplaceVerified: caller.marketplaceVerified,
+      });
+      return { body: snapshot, usage };
+    });
+    return {
+      body: usageEnvelope(served.headers, served.body, caller.requestId),
+      headers: served.headers,
+    };
   }
 
   /**

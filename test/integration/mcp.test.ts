@@ -82,12 +82,13 @@ async function call(name: string, args: Record<string, unknown> = {}, c = client
 const errorCode = (body: Envelope) => (body.error as { code: string }).code;
 
 describe('tools/list', () => {
-  it('lists the four read-only tools with typed inputs and object output schemas', async () => {
+  it('lists the five read-only tools with typed inputs and object output schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'count_opportunities',
       'get_occupation_taxonomy',
       'get_opportunity',
+      'get_usage',
       'search_opportunities',
     ]);
     for (const tool of tools) {

@@ -130,6 +130,7 @@ describe('the document', () => {
       '/docs',
       '/docs/init.js',
       '/docs/assets/{file}',
+      '/llms.txt',
     ];
     for (const route of served.filter((r) => !r.includes(' /v1/'))) {
       expect(OPERATIONAL).toContain(route.split(' ')[1]);

@@ -1,0 +1,24 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { ApiError } from '../../domain/errors';
+import type { AppDeps } from '../../service/context';
+import type { ReadService } from '../../service/read-service';
+import { callerOf } from '../caller';
+import { authOf, type Authenticator } from '../middleware/authenticate';
+
+/**
+ * decisions 11: GET /v1/usage, the usage headers of contract 8.3 as one body. Key required; free;
+ * counts against the rate limit; spends no request id.
+ */
+export function usageRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
+  const router = Router();
+  router.get('/v1/usage', auth.requireApiKey({ allowBearer: false }), async (req, res) => {
+    const served = await reads.accountUsage(callerOf(req, authOf(req), deps.env));
+    res.set(served.headers).json(served.body);
+  });
+  // A 403 names the account before a Caller exists: its usage headers still go out (decisions 7).
+  router.use('/v1/usage', (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
+    if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
+    else next(err);
+  });
+  return router;
+}
