@@ -56,6 +56,9 @@ export function llmsText(baseUrl: string): string {
   -Remaining, X-Service-New-Opportunity-Count, X-Service-Usage-Charge-Millicents,
   X-Service-Balance-Millicents, X-Service-Prepaid-Opportunity-Credits, X-Service-Period-End, and
   X-RateLimit-Limit, -Remaining, -Reset.
+- List and count responses carry an ETag: send it back in If-None-Match and an unchanged answer is
+  304 with no body (for a list, only when every record on the page was already delivered: then it
+  consumes nothing and spends no request id).
 - Count before you list, narrow the filters, and check /v1/usage to stay within budget.
 
 ## Requests, limits and errors
