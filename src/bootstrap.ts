@@ -4,6 +4,7 @@ import { cursorKeysSetting } from './infra/cursor-keys';
 import { ensureLocalOpenSearch } from './infra/local-opensearch';
 import { createLogger, type Logger } from './infra/logger';
 import { metrics } from './infra/metrics';
+import { retryUntil } from './infra/retry';
 import { CursorCodec, parseCursorKeys } from './search/cursor';
 import { createSearchClient, onLivingNode } from './search/client';
 import { aliasForDatabase, ensureIndex } from './search/index-manager';
@@ -49,8 +50,16 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const alias = aliasForDatabase(dbName);
   const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };
   // decisions 10: instances starting at once create the index once (one at a time under a lock).
+  // A just-started local JVM may time out the first calls: retry up to its start deadline.
   await withAdvisoryLock(pool, `index:${alias}`, () =>
-    onLivingNode(() => ensureIndex(search, alias, indexLayout)),
+    retryUntil(
+      () => onLivingNode(() => ensureIndex(search, alias, indexLayout)),
+      env.OPENSEARCH_URL ? 0 : env.OPENSEARCH_START_TIMEOUT * 1000,
+      (err) =>
+        logger.warn('index set-up failed; retrying', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    ),
   );
 
   const redis = env.REDIS_URL
