@@ -1,0 +1,459 @@
+// `npm run bench` (docs/benchmarks.md): seeds when needed, starts the API as in production, and in
+// one run drives it and the equivalent raw OpenSearch requests (and, for counts, the same filters as
+// SQL on Postgres) with autocannon; prints throughput, latency, errors, ratios, CPU per request of
+// each process and the API's peak RSS.
+//   npm run bench -- [--records 1000000] [--seconds 8] [--connections 16] [--only list,count]
+//                    [--cpu-prof DIR]
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { bootstrap, shutdown } from '../src/bootstrap';
+import { parseEnv } from '../src/config';
+import { parseRestQuery } from '../src/domain/filters';
+import { ensureLocalOpenSearch } from '../src/infra/local-opensearch';
+import { buildCountBody, buildListSearchBody } from '../src/search/query-builder';
+import type { AppDeps } from '../src/service/context';
+import { createAccount } from '../src/store/account-repo';
+import { createApiKey } from '../src/store/api-key-repo';
+import { runLoad, type LoadResult, type Req } from './bench/load';
+import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
+import { startApi, type RunningApi } from './bench/server';
+import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
+
+const ROOT = path.resolve(__dirname, '..');
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? (process.argv[i + 1] as string) : fallback;
+}
+
+const RECORDS = Number(arg('records', '1000000'));
+const SECONDS = Number(arg('seconds', '8'));
+const CONNECTIONS = Number(arg('connections', '16'));
+const ONLY = arg('only', '').split(',').filter(Boolean);
+const CPU_PROF = arg('cpu-prof', '');
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+interface Mix {
+  query: string;
+  list: object;
+  count: object;
+  sql: { where: string; params: unknown[] };
+}
+
+interface Row {
+  workload: string;
+  api: LoadResult;
+  raw: LoadResult | null;
+  rawLabel: string;
+  cpu: { api: number; pg: number; redis: number; os: number; rawOs: number };
+  sql?: LoadResult & { pgCpu: number };
+}
+
+function cli(env: Record<string, string>, ...args: string[]): { ok: boolean; out: string } {
+  const res = spawnSync('npm', ['run', '--silent', 'cli', '--', ...args, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return { ok: res.status === 0, out: res.stdout };
+}
+
+async function ensureSeeded(deps: AppDeps, env: Record<string, string>): Promise<number> {
+  const stored = async () =>
+    Number(
+      (
+        await deps.pool.query<{ n: string }>(
+          'SELECT count(*) AS n FROM opportunities WHERE deleted_at IS NULL',
+        )
+      ).rows[0]?.n ?? 0,
+    );
+  const indexed = async () =>
+    (await deps.search.count({ index: deps.alias, body: { query: { match_all: {} } } })).body.count;
+  if ((await stored()) < RECORDS) {
+    console.log(`seeding ${RECORDS} records (seed 42)...`);
+    cli(env, 'seed', '--count', String(RECORDS), '--seed', '42');
+  }
+  if ((await indexed()) !== (await stored())) {
+    console.log('index behind the store: sync...');
+    if (!cli(env, 'sync').ok) throw new Error('sync failed');
+  }
+  return stored();
+}
+
+async function topFamilies(pool: Pool, n: number): Promise<string[]> {
+  const { rows } = await pool.query<{ job_family: string }>(
+    `SELECT job_family FROM opportunities WHERE deleted_at IS NULL AND job_family IS NOT NULL
+      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT $1`,
+    [n],
+  );
+  return rows.map((r) => r.job_family);
+}
+
+/** 50 realistic filter combinations: family x country x remote, as REST, OpenSearch and SQL. */
+function buildMixes(deps: AppDeps, families: string[]): Mix[] {
+  const countries = ['US', undefined, 'GB', 'IN', 'CA'];
+  const mixes: Mix[] = [];
+  for (let i = 0; i < 50; i++) {
+    const family = families[i % families.length] as string;
+    const country = countries[Math.floor(i / 10) % countries.length];
+    const remote = Math.floor(i / 5) % 2 === 0 ? true : undefined;
+    const query: Record<string, string> = { job_family: family };
+    const where = ['deleted_at IS NULL', 'job_family = $1'];
+    const params: unknown[] = [family];
+    if (country) {
+      query.country = country;
+      params.push(country);
+      where.push(`record->'location'->>'country' = $${params.length}`);
+    }
+    if (remote) {
+      query.remote = 'true';
+      where.push(`record->'location'->>'remote' = 'true'`);
+    }
+    const ctx = { taxonomy: deps.taxonomy, maxPageSize: 100 };
+    const filter = parseRestQuery('count', query, ctx).filter;
+    mixes.push({
+      query: new URLSearchParams(query).toString(),
+      list: buildListSearchBody(filter, deps.taxonomy, { size: 26 }),
+      count: buildCountBody(filter, deps.taxonomy),
+      sql: { where: where.join(' AND '), params },
+    });
+  }
+  return mixes;
+}
+
+/** Per-connection cursor paging over disjoint filters (family x remote), so pages are new. */
+function disjointPaging(families: string[]) {
+  const pairs = families.flatMap((f) => [
+    `job_family=${f}&remote=true`,
+    `job_family=${f}&remote=false`,
+  ]);
+  let next = 0;
+  return (context: Record<string, unknown>): string => {
+    if (context.mix === undefined) context.mix = pairs[next++ % pairs.length];
+    return context.mix as string;
+  };
+}
+
+async function main(): Promise<void> {
+  const databaseUrl =
+    process.env.DATABASE_URL ??
+    `postgresql://postgres@127.0.0.1:5432/${RECORDS === 1_000_000 ? 'bench1m' : `bench${RECORDS}`}`;
+  const opensearchUrl = process.env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch());
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    OPENSEARCH_URL: opensearchUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    CURSOR_SIGNING_KEYS: `bench=${randomBytes(24).toString('base64url')}`,
+    OPENSEARCH_TIMEOUT_MS: '30000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+  const deps = await bootstrap({ env: parseEnv({ ...env, LOG_LEVEL: 'error' }), logger: quiet });
+  const total = await ensureSeeded(deps, env);
+  const account = await createAccount(deps.pool, {
+    plan: 'enterprise',
+    name: 'bench',
+    allowance_override: 1_000_000_000,
+    rps_override: 1_000_000,
+    balance_millicents: 1_000_000_000_000,
+  });
+  const { key } = await createApiKey(deps.pool, { accountId: account.id, label: 'bench' });
+  const families = await topFamilies(deps.pool, 10);
+  const mixes = buildMixes(deps, families);
+  const ids = (
+    await deps.pool.query<{ id: string }>(
+      'SELECT id FROM opportunities TABLESAMPLE SYSTEM (1) WHERE deleted_at IS NULL LIMIT 5000',
+    )
+  ).rows.map((r) => r.id);
+  const dbName = new URL(databaseUrl).pathname.slice(1);
+  await ensureBaselineIndex(deps.pool);
+  // The baselines must answer the same question: counts checked equal before anything is timed.
+  for (const mix of mixes) {
+    const [os, sql] = [
+      (await deps.search.count({ index: deps.alias, body: mix.count })).body.count,
+      await sqlCount(deps.pool, mix),
+    ];
+    if (os !== sql) console.log(`count mismatch for ${mix.query}: OpenSearch ${os}, SQL ${sql}`);
+  }
+
+  const nodeArgs = CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${CPU_PROF}`] : [];
+  if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
+  const api: RunningApi = await startApi(env, nodeArgs);
+  const osPid = pidListeningOn(Number(new URL(opensearchUrl).port));
+  const redisPids = pidsNamed('redis-server');
+  const pgPids = async () =>
+    (
+      await deps.pool.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [dbName],
+      )
+    ).rows.map((r) => r.pid);
+  const meters = {
+    api: new CpuMeter(() => [api.pid]),
+    pg: new CpuMeter(pgPids),
+    redis: new CpuMeter(() => redisPids),
+    os: new CpuMeter(() => (osPid ? [osPid] : [])),
+  };
+  const rss = rssPeak(api.pid);
+  console.log(
+    `records ${total}; API: ${api.mode}; OpenSearch ${opensearchUrl} (pid ${osPid}); ` +
+      `${CONNECTIONS} connections, ${SECONDS} s per workload`,
+  );
+
+  const apiHeaders = { 'X-API-Key': key };
+  const osBase = opensearchUrl.replace(/\/$/, '');
+  const json = { 'Content-Type': 'application/json' };
+  const listRaw = (m: Mix): Req => ({
+    method: 'POST',
+    path: `/${deps.alias}/_search`,
+    headers: json,
+    body: JSON.stringify(m.list),
+  });
+  const countRaw = (m: Mix): Req => ({
+    method: 'POST',
+    path: `/${deps.alias}/_count`,
+    headers: json,
+    body: JSON.stringify(m.count),
+  });
+  const rotate = <T>(items: T[]) => {
+    let i = 0;
+    return () => items[i++ % items.length] as T;
+  };
+  const rows: Row[] = [];
+
+  async function measure(
+    workload: string,
+    apiNext: (c: Record<string, unknown>) => Req,
+    rawNext: ((c: Record<string, unknown>) => Req) | null,
+    rawLabel: string,
+    extra: {
+      onApiBody?: (b: string, c: Record<string, unknown>) => void;
+      onRawBody?: (b: string, c: Record<string, unknown>) => void;
+      isError?: (b: string) => boolean;
+      sql?: Mix[];
+    } = {},
+  ): Promise<void> {
+    if (ONLY.length && !ONLY.some((o) => workload.startsWith(o))) return;
+    await Promise.all(Object.values(meters).map((m) => m.begin()));
+    const apiResult = await runLoad({
+      url: api.url,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      headers: apiHeaders,
+      next: apiNext,
+      onBody: extra.onApiBody,
+      isError: extra.isError,
+    });
+    const [apiCpu, pgCpu, redisCpu, osCpu] = await Promise.all([
+      meters.api.end(),
+      meters.pg.end(),
+      meters.redis.end(),
+      meters.os.end(),
+    ]);
+    let raw: LoadResult | null = null;
+    let rawOs = 0;
+    if (rawNext) {
+      await meters.os.begin();
+      raw = await runLoad({
+        url: osBase,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        next: rawNext,
+        onBody: extra.onRawBody,
+      });
+      rawOs = (await meters.os.end()) / Math.max(1, raw.requests);
+    }
+    let sql: Row['sql'];
+    if (extra.sql) {
+      await meters.pg.begin();
+      const r = await countBaseline(databaseUrl, extra.sql, CONNECTIONS, SECONDS);
+      sql = { ...r, pgCpu: (await meters.pg.end()) / Math.max(1, r.requests) };
+    }
+    const n = Math.max(1, apiResult.requests);
+    const row: Row = {
+      workload,
+      api: apiResult,
+      raw,
+      rawLabel,
+      cpu: { api: apiCpu / n, pg: pgCpu / n, redis: redisCpu / n, os: osCpu / n, rawOs },
+      sql,
+    };
+    rows.push(row);
+    console.log(formatRow(row));
+  }
+
+  console.log(HEADER);
+  // Warm-up: JIT, pools, OpenSearch caches (not measured).
+  await runLoad({
+    url: api.url,
+    connections: CONNECTIONS,
+    seconds: 2,
+    headers: apiHeaders,
+    next: (() => {
+      const m = rotate(mixes);
+      return () => ({ path: `/v1/opportunities/count?${m().query}` });
+    })(),
+  });
+
+  const nextMix = rotate(mixes);
+  const nextRawMix = rotate(mixes);
+  await measure(
+    'list 25, 50 rotating mixes',
+    () => ({ path: `/v1/opportunities?${nextMix().query}&limit=25` }),
+    () => listRaw(nextRawMix()),
+    'search',
+  );
+
+  const apiPair = disjointPaging(families);
+  const rawPair = disjointPaging(families);
+  const rawPairBodies = new Map<string, object>();
+  const rawPairBody = (q: string) => {
+    let body = rawPairBodies.get(q);
+    if (!body) {
+      const filter = parseRestQuery('list', Object.fromEntries(new URLSearchParams(q)), {
+        taxonomy: deps.taxonomy,
+        maxPageSize: 100,
+      }).filter;
+      body = buildListSearchBody(filter, deps.taxonomy, { size: 26 });
+      rawPairBodies.set(q, body);
+    }
+    return body;
+  };
+  await measure(
+    'list 25, following cursors (new deliveries)',
+    (c) => ({
+      path: `/v1/opportunities?${apiPair(c)}&limit=25${c.cursor ? `&cursor=${String(c.cursor)}` : ''}`,
+    }),
+    (c) => ({
+      method: 'POST',
+      path: `/${deps.alias}/_search`,
+      headers: json,
+      body: JSON.stringify({
+        ...rawPairBody(rawPair(c)),
+        ...(c.after ? { search_after: c.after } : {}),
+      }),
+    }),
+    'search_after',
+    {
+      onApiBody: (b, c) => {
+        c.cursor = (
+          JSON.parse(b) as { pagination: { next_cursor: string | null } }
+        ).pagination.next_cursor;
+      },
+      onRawBody: (b, c) => {
+        const hits = (JSON.parse(b) as { hits: { hits: Array<{ sort: unknown[] }> } }).hits.hits;
+        c.after = hits.length > 25 ? hits[24]?.sort : undefined;
+      },
+    },
+  );
+
+  const countMix = rotate(mixes);
+  const rawCountMix = rotate(mixes);
+  await measure(
+    'count, 50 rotating mixes',
+    () => ({ path: `/v1/opportunities/count?${countMix().query}` }),
+    () => countRaw(rawCountMix()),
+    '_count',
+    { sql: mixes },
+  );
+
+  const dash = mixes.slice(0, 20);
+  const dashMix = rotate(dash);
+  const rawDashMix = rotate(dash);
+  await measure(
+    'count, the same 20 repeated (dashboard)',
+    () => ({ path: `/v1/opportunities/count?${dashMix().query}` }),
+    () => countRaw(rawDashMix()),
+    '_count',
+  );
+
+  const agentMix = rotate(dash);
+  const rawAgentMix = rotate(dash);
+  await measure(
+    'list 25, the same 20 repeated (agent)',
+    () => ({ path: `/v1/opportunities?${agentMix().query}&limit=25` }),
+    () => listRaw(rawAgentMix()),
+    'search',
+  );
+
+  const nextId = rotate(ids.sort(() => Math.random() - 0.5));
+  const nextRawId = rotate([...ids]);
+  await measure(
+    'detail by random id',
+    () => ({ path: `/v1/opportunities/${nextId()}` }),
+    () => ({ path: `/${deps.alias}/_doc/${nextRawId()}` }),
+    'GET _doc',
+  );
+
+  const mcpMix = rotate(mixes);
+  const rawMcpMix = rotate(mixes);
+  await measure(
+    'MCP search_opportunities, 50 mixes',
+    () => {
+      const args = Object.fromEntries(new URLSearchParams(mcpMix().query)) as Record<
+        string,
+        unknown
+      >;
+      if (typeof args.job_family === 'string') args.job_family = [args.job_family];
+      if (args.remote !== undefined) args.remote = args.remote === 'true';
+      return {
+        method: 'POST',
+        path: '/mcp',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search_opportunities', arguments: { ...args, limit: 25 } },
+        }),
+      };
+    },
+    () => listRaw(rawMcpMix()),
+    'search',
+    { isError: (b) => b.includes('"isError":true') },
+  );
+
+  const peak = rss.stop();
+  await api.stop();
+  console.log(`\nAPI peak RSS: ${peak.toFixed(0)} MB`);
+  const out = path.join(ROOT, '.cache/bench-last.json');
+  writeFileSync(
+    out,
+    JSON.stringify({ at: new Date().toISOString(), mode: api.mode, peak, rows }, null, 1),
+  );
+  console.log(`(figures also in ${path.relative(ROOT, out)})`);
+  await shutdown(deps);
+}
+
+const HEADER = [
+  '| workload | API req/s | p50 ms | p99 ms | errors | raw req/s | ratio | API CPU ms/req | PG ms/req | Redis ms/req | OS ms/req (raw) |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+].join('\n');
+
+function formatRow(r: Row): string {
+  const f = (n: number, d = 2) => n.toFixed(d);
+  const ratio = r.raw ? f(r.api.rps / r.raw.rps) : '-';
+  const lines = [
+    `| ${r.workload} | ${f(r.api.rps, 0)} | ${r.api.p50} | ${r.api.p99} | ${r.api.errors} | ` +
+      `${r.raw ? `${f(r.raw.rps, 0)} (${r.rawLabel}${r.raw.errors ? `, ${r.raw.errors} errors` : ''})` : '-'} | ${ratio} | ` +
+      `${f(r.cpu.api)} | ${f(r.cpu.pg)} | ${f(r.cpu.redis)} | ${f(r.cpu.os)} (${f(r.cpu.rawOs)}) |`,
+  ];
+  if (r.sql) {
+    lines.push(
+      `| ↳ same counts as SQL on Postgres | ${f(r.sql.rps, 0)} | ${r.sql.p50} | ${r.sql.p99} | ` +
+        `${r.sql.errors} | API/SQL | ${f(r.api.rps / r.sql.rps)} | - | ${f(r.sql.pgCpu)} | - | - |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

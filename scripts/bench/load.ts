@@ -1,0 +1,73 @@
+import autocannon from 'autocannon';
+
+// One workload driven by autocannon over keep-alive connections. Each connection asks for the
+// request `next(context)` returns; `onBody` sees every response (cursor paging reads the next
+// cursor from it). Errors are transport errors, timeouts, non-2xx answers and bodies that `isError`
+// flags (an MCP tool error comes back as HTTP 200).
+
+export interface Req {
+  method?: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  next: (context: Record<string, unknown>) => Req;
+  onBody?: (body: string, context: Record<string, unknown>) => void;
+  isError?: (body: string) => boolean;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  let bodyErrors = 0;
+  const inspect = spec.onBody !== undefined || spec.isError !== undefined;
+  const result = await autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    duration: spec.seconds,
+    requests: [
+      {
+        setupRequest: (req, context) => {
+          const r = spec.next(context as Record<string, unknown>);
+          return {
+            ...req,
+            method: r.method ?? 'GET',
+            path: r.path,
+            headers: { ...spec.headers, ...r.headers },
+            body: r.body,
+          } as typeof req;
+        },
+        ...(inspect
+          ? {
+              onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+                if (status >= 200 && status < 300) {
+                  if (spec.isError?.(body)) bodyErrors++;
+                  spec.onBody?.(body, context);
+                }
+              },
+            }
+          : {}),
+      },
+    ],
+  } as autocannon.Options);
+  const total = result.requests.total;
+  return {
+    requests: total,
+    rps: total / spec.seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx + bodyErrors,
+  };
+}

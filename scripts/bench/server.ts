@@ -1,0 +1,93 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+// Starts the API as in production: `npm run build`, then node on the compiled JavaScript with
+// NODE_ENV=production and every service configured. Where the build does not run from dist yet,
+// it falls back to node with tsx's loader, and says so.
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface RunningApi {
+  pid: number;
+  url: string;
+  mode: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return false;
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+function compiledEntry(): string | null {
+  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  if (built.status !== 0) return null;
+  for (const candidate of ['dist/src/main.js', 'dist/main.js']) {
+    if (existsSync(path.join(ROOT, candidate))) return candidate;
+  }
+  return null;
+}
+
+export async function startApi(
+  env: Record<string, string>,
+  extraNodeArgs: string[] = [],
+  logFile = path.join(ROOT, '.cache/bench-api.log'),
+): Promise<RunningApi> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const entry = compiledEntry();
+  const attempts: Array<{ mode: string; args: string[] }> = [];
+  if (entry) attempts.push({ mode: `node ${entry} (compiled)`, args: [entry] });
+  attempts.push({
+    mode: 'node --require tsx/cjs src/main.ts (compiled build not runnable)',
+    args: ['--require', 'tsx/cjs', 'src/main.ts'],
+  });
+  const log = createWriteStream(logFile, { flags: 'w' });
+  for (const attempt of attempts) {
+    const child = spawn(process.execPath, [...extraNodeArgs, ...attempt.args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    if (await waitReady(url, child, 60_000)) {
+      return {
+        pid: child.pid ?? 0,
+        url,
+        mode: attempt.mode,
+        stop: () =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      };
+    }
+    child.kill('SIGKILL');
+  }
+  throw new Error(`the API did not become ready; see ${logFile}`);
+}
