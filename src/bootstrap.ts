@@ -7,6 +7,7 @@ import { metrics } from './infra/metrics';
 import { retryUntil } from './infra/retry';
 import { CursorCodec, parseCursorKeys } from './search/cursor';
 import { createSearchClient, onLivingNode } from './search/client';
+import { createSearchCache } from './search/search-cache';
 import { aliasForDatabase, ensureIndex } from './search/index-manager';
 import type { AppDeps } from './service/context';
 import { withAdvisoryLock } from './store/advisory-lock';
@@ -86,6 +87,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     cursor: new CursorCodec(parseCursorKeys(cursorKeysSetting(env.CURSOR_SIGNING_KEYS, logger))),
     redis,
     indexLayout,
+    searchCache: createSearchCache(search, pool, alias),
   };
 }
 
@@ -105,6 +107,7 @@ export async function ensureDatabaseIfPossible(
 }
 
 export async function shutdown(deps: AppDeps): Promise<void> {
+  await deps.searchCache?.generation.close();
   deps.redis?.disconnect();
   await deps.search.close();
   await deps.pool.end();

@@ -11,6 +11,7 @@ import {
   type RetryPolicy,
 } from './bulk';
 import { toDocument } from './documents';
+import { indexChanged } from './generation';
 import { createVersionedIndex, ensureIndex, swapAlias } from './index-manager';
 import type { IndexLayout } from './index-layout';
 import { pruneRetiredIndices, retireIndices } from './retired-indices';
@@ -167,6 +168,7 @@ export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
       writeWatermark(client, deps.alias, w, index),
     );
     const refreshed = await refreshSafely(deps, deps.alias);
+    if (result.indexed || result.deleted) await indexChanged(deps.pool, deps.alias);
     return { ...result, index, refreshed };
   });
 }
@@ -207,13 +209,16 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
     await deps.search.indices.refresh({ index });
     // Searches in flight may still run on the old index: it is retired, deleted after the grace.
     await retireIndices(deps.search, await swapAlias(deps.search, deps.alias, index));
+    await indexChanged(deps.pool, deps.alias);
     await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
     await writeWatermark(client, deps.alias, snapshotMax, index);
     const caughtUp = await applyChanges(deps, client, deps.alias, snapshotMax, true, (w) =>
       writeWatermark(client, deps.alias, w),
     );
-    if (caughtUp.indexed || caughtUp.deleted)
+    if (caughtUp.indexed || caughtUp.deleted) {
       await deps.search.indices.refresh({ index: deps.alias });
+      await indexChanged(deps.pool, deps.alias);
+    }
     return {
       indexed: filled.indexed + caughtUp.indexed,
       deleted: caughtUp.deleted,

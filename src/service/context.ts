@@ -7,6 +7,7 @@ import type { Lifecycle } from '../infra/lifecycle';
 import type { Logger } from '../infra/logger';
 import type { CursorCodec } from '../search/cursor';
 import type { IndexLayout } from '../search/index-layout';
+import type { SearchCache } from '../search/search-cache';
 
 /** Everything a request needs, built once by the composition root (bootstrap.ts). */
 export interface AppDeps {
@@ -25,4 +26,6 @@ export interface AppDeps {
   indexLayout?: IndexLayout;
   /** Set by the server process: while draining, /readyz answers 503 (decisions 10). */
   lifecycle?: Lifecycle;
+  /** Search results cached per index generation (search/search-cache.ts); absent: no caching. */
+  searchCache?: SearchCache;
 }

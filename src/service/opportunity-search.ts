@@ -2,6 +2,8 @@ import { filterDigest, type Filter, type ParsedRequest } from '../domain/filters
 import type { Opportunity } from '../domain/record';
 import { searchCall } from '../search/client';
 import { buildCountBody, buildListSearchBody, type SearchAfter } from '../search/query-builder';
+import type { ResultCache } from '../search/result-cache';
+import type { PageHit } from '../search/search-cache';
 import type { AppDeps } from './context';
 
 export interface Page {
@@ -35,8 +37,10 @@ export async function searchPage(
     searchAfter,
     liveOnly: options.liveOnly,
   });
-  const res = await searchCall(() => deps.search.search({ index: deps.alias, body }));
-  const hits = res.body.hits.hits as Hit[];
+  const hits = (await cachedSearch(deps, 'pages', body, async () => {
+    const res = await searchCall(() => deps.search.search({ index: deps.alias, body }));
+    return res.body.hits.hits as Hit[];
+  })) as Hit[];
   const page = hits.slice(0, request.limit);
   const records = page.map((h) => h._source?.record).filter((r): r is Opportunity => !!r);
   const last = page[page.length - 1];
@@ -54,6 +58,23 @@ export async function searchPage(
 
 export async function countMatching(deps: AppDeps, filter: Filter): Promise<number> {
   const body = buildCountBody(filter, deps.taxonomy);
-  const res = await searchCall(() => deps.search.count({ index: deps.alias, body }));
-  return res.body.count;
+  return cachedSearch(deps, 'counts', body, async () => {
+    const res = await searchCall(() => deps.search.count({ index: deps.alias, body }));
+    return res.body.count;
+  });
 }
+
+/** Through the generation-keyed cache when the process has one (search/search-cache.ts). */
+function cachedSearch<K extends 'counts' | 'pages'>(
+  deps: AppDeps,
+  kind: K,
+  body: object,
+  load: () => Promise<SearchCacheValue<K>>,
+): Promise<SearchCacheValue<K>> {
+  const caches = deps.searchCache;
+  if (!caches || caches.client !== deps.search) return load();
+  const cache = caches[kind] as ResultCache<SearchCacheValue<K>>;
+  return cache.get(JSON.stringify(body), load);
+}
+
+type SearchCacheValue<K extends 'counts' | 'pages'> = K extends 'counts' ? number : PageHit[];

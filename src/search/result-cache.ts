@@ -1,0 +1,55 @@
+import type { IndexGeneration } from './generation';
+
+// Search results (counts, pages of hits) cached per process, keyed by the exact search-engine
+// request body (built from the normalized filters, so equivalent queries share an entry) and the
+// index generation (search/generation.ts). Nothing about the caller or their metering is part of
+// an entry: what a response costs is always decided by the ledger (billing/meter.ts).
+
+export interface ResultCacheOptions {
+  /** Most entries kept (least recently used go first). */
+  maxEntries: number;
+  /** A safety bound on an entry's age, for a change whose notification was lost (a crashed sync). */
+  maxAgeMs: number;
+}
+
+export class ResultCache<T> {
+  private readonly entries = new Map<string, { value: T; at: number }>();
+  private generation: string | null = null;
+
+  constructor(
+    private readonly source: Pick<IndexGeneration, 'current'>,
+    private readonly options: ResultCacheOptions,
+  ) {}
+
+  /**
+   * The cached value for `key`, or the value `load` finds, stored under the generation read
+   * *before* loading: a change made while loading bumps the generation, so the value cannot be
+   * served once the change is visible to anyone.
+   */
+  async get(key: string, load: () => Promise<T>): Promise<T> {
+    const generation = this.source.current();
+    if (generation === null) return load();
+    if (generation !== this.generation) {
+      this.entries.clear();
+      this.generation = generation;
+    }
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < this.options.maxAgeMs) {
+      // Refresh its place in the LRU order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    const value = await load();
+    if (this.generation === generation && this.source.current() === generation) {
+      this.entries.set(key, { value, at: now });
+      while (this.entries.size > this.options.maxEntries) {
+        const oldest = this.entries.keys().next();
+        if (oldest.done) break;
+        this.entries.delete(oldest.value);
+      }
+    }
+    return value;
+  }
+}

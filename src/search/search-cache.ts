@@ -1,0 +1,33 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { Pool } from 'pg';
+import { IndexGeneration } from './generation';
+import { ResultCache } from './result-cache';
+
+/** A hit as a list page needs it: the public record and the sort values for the cursor. */
+export interface PageHit {
+  _source?: { record?: unknown };
+  sort?: unknown[];
+}
+
+/** The caches of one process's searches of one alias (issue 13, item 3). */
+export interface SearchCache {
+  /** The client whose answers it holds: a process given another client does not use it. */
+  client: Client;
+  generation: IndexGeneration;
+  counts: ResultCache<number>;
+  pages: ResultCache<PageHit[]>;
+}
+
+// Bounds: a count is a number (10,000 entries are well under a megabyte); a page of 26 hits with
+// their records is tens of kilobytes, so 500 pages keep the process well within its memory budget.
+const MAX_AGE_MS = 60_000;
+
+export function createSearchCache(client: Client, pool: Pool, alias: string): SearchCache {
+  const generation = new IndexGeneration(pool, alias);
+  return {
+    client,
+    generation,
+    counts: new ResultCache<number>(generation, { maxEntries: 10_000, maxAgeMs: MAX_AGE_MS }),
+    pages: new ResultCache<PageHit[]>(generation, { maxEntries: 500, maxAgeMs: MAX_AGE_MS }),
+  };
+}
