@@ -45,7 +45,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
 function compiledEntry(): string | null {
   const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   if (built.status !== 0) return null;
-  for (const candidate of ['dist/src/main.js', 'dist/main.js']) {
+  for (const candidate of ['dist/main.js']) {
     if (existsSync(path.join(ROOT, candidate))) return candidate;
   }
   return null;
