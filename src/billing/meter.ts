@@ -18,7 +18,7 @@ import { currentPeriod, type Period } from './period';
 import { metrics } from '../infra/metrics';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
-import { pruneRequestIds, recordRequestId } from './request-ids';
+import { pruneRequestIds, spendRequestIdAtOnce } from './request-ids';
 import { meteringTransaction } from './transaction';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
 
@@ -71,7 +71,7 @@ export class Meter {
    */
   async spendRequestId(subject: BillingSubject, requestId: string): Promise<void> {
     const fresh = await failClosed(() =>
-      this.transaction((client) => recordRequestId(client, subject.accountId, requestId)),
+      spendRequestIdAtOnce(this.pool, subject.accountId, requestId, this.timeoutMs),
     );
     if (!fresh) {
       throw new ApiError(

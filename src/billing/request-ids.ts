@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import { escapeLiteral, type Pool, type QueryResult } from 'pg';
 
 // Spent request ids (contract 5.6, decisions 7): one autocommitted statement, outside the delivery
 // transaction, because the id stays spent whatever the request's outcome (a retry after 402, 429 or
@@ -9,23 +9,30 @@ export const REQUEST_ID_RETENTION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Records the id for the account; false when the account had already spent it. The meter runs it
- * in a transaction with asynchronous commit: no disk flush on the hot path. A Postgres crash can
- * then forget ids spent in its last fraction of a second, so a reuse of one is served instead of
+ * Records the id for the account; false when the account had already spent it. It runs in its own
+ * transaction with asynchronous commit: no disk flush on the hot path. A Postgres crash can then
+ * forget ids spent in its last fraction of a second, so a reuse of one is served instead of
  * refused (the contract's "may give 409"); an id whose request went on to deliver is durable
  * anyway, because the delivery's synchronous commit flushes the log up to it.
+ * ONE round trip (issue 13: Postgres round trips per request): a multi-statement simple query runs as one
+ * implicit transaction, where SET LOCAL applies, and an error rolls it all back. The simple
+ * protocol takes no parameters, so the values are quoted by the driver's escapeLiteral (the id is
+ * also restricted to [A-Za-z0-9._:-] upstream).
  */
-export async function recordRequestId(
-  client: PoolClient,
+export async function spendRequestIdAtOnce(
+  pool: Pool,
   accountId: string,
   requestId: string,
+  timeoutMs: number,
 ): Promise<boolean> {
-  const { rowCount } = await client.query(
-    `INSERT INTO metering_request_ids (account_id, request_id) VALUES ($1, $2)
+  const ms = Math.max(1, Math.floor(timeoutMs));
+  const results = (await pool.query(
+    `SET LOCAL synchronous_commit = off; SET LOCAL statement_timeout = ${ms};
+     INSERT INTO metering_request_ids (account_id, request_id)
+     VALUES (${escapeLiteral(accountId)}, ${escapeLiteral(requestId)})
      ON CONFLICT (account_id, request_id) DO NOTHING`,
-    [accountId, requestId],
-  );
-  return rowCount === 1;
+  )) as unknown as QueryResult[];
+  return results[results.length - 1]?.rowCount === 1;
 }
 
 /**
