@@ -47,7 +47,7 @@ const count = async (query = QUERY) => {
 };
 
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('npx', ['tsx', 'src/cli/main.ts', ...args, '--json'], {
+  const { stdout } = await run('node_modules/.bin/tsx', ['src/cli/main.ts', ...args, '--json'], {
     env: {
       ...process.env,
       DATABASE_URL: ctx.databaseUrl,
