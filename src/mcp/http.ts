@@ -10,6 +10,7 @@ import type { Caller, ReadService } from '../service/read-service';
 import { checkOrigin } from './origin';
 import { createMcpServer, type RequestScope } from './server';
 import { createTools } from './tools';
+import { taxonomyDocument } from '../service/taxonomy-service';
 
 // The tool-protocol endpoint (contract 4.6, decisions 9): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
@@ -31,6 +32,7 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const tools = createTools(deps, reads);
+  const taxonomy = taxonomyDocument(deps.taxonomy).body;
   const authenticated = new WeakMap<Request, AuthContext>();
   const parseJson = express.json({ limit: BODY_LIMIT });
 
@@ -81,7 +83,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     // Every POST passes the loose protocol limit first, without Postgres (decisions 8); a tool
     // call that reads is then limited and metered by the ReadService and sets its own headers.
     res.set(await reads.admitProtocolMessage(caller));
-    const server = createMcpServer(tools, requestScope(caller, res, deps));
+    const server = createMcpServer(tools, requestScope(caller, res, deps), taxonomy);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -8,9 +8,11 @@ import {
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, toEnvelope } from '../domain/errors';
+import type { TaxonomyEnvelope } from '../domain/envelopes';
 import type { Logger } from '../infra/logger';
 import type { Caller } from '../service/read-service';
 import { SERVER_INSTRUCTIONS } from './descriptions';
+import { registerResources } from './resources';
 import type { ToolDefinition } from './tools';
 
 // The low-level SDK Server with our own tools/list and tools/call handlers (decisions 9;
@@ -67,11 +69,19 @@ const batchDuplicate = () =>
   );
 
 /** A fresh Server per HTTP request (stateless Streamable HTTP): nothing outlives the request. */
-export function createMcpServer(tools: readonly ToolDefinition[], scope: RequestScope): Server {
+export function createMcpServer(
+  tools: readonly ToolDefinition[],
+  scope: RequestScope,
+  taxonomy: TaxonomyEnvelope,
+): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false, subscribe: false },
+    },
     instructions: SERVER_INSTRUCTIONS,
   });
+  registerResources(server, taxonomy);
   const byName = new Map(tools.map((t) => [t.name as string, t]));
 
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({

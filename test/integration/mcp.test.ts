@@ -221,3 +221,25 @@ describe('bad arguments are isError results with the REST codes', () => {
     );
   });
 });
+
+describe('resources (decisions 11)', () => {
+  it('lists and reads the taxonomy as taxonomy://occupations, the taxonomy envelope in JSON', async () => {
+    expect(client.getServerCapabilities()?.resources).toBeDefined();
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([
+      expect.objectContaining({ uri: 'taxonomy://occupations', mimeType: 'application/json' }),
+    ]);
+    const { contents } = await client.readResource({ uri: 'taxonomy://occupations' });
+    expect(contents).toHaveLength(1);
+    const [content] = contents;
+    expect(content).toMatchObject({ uri: 'taxonomy://occupations', mimeType: 'application/json' });
+    const text = content && 'text' in content ? String(content.text) : '';
+    expect(JSON.parse(text)).toEqual(taxonomyDocument(ctx.deps.taxonomy).body);
+  });
+
+  it('an unknown resource is a protocol error', async () => {
+    await expect(client.readResource({ uri: 'taxonomy://nothing' })).rejects.toThrow(
+      /Unknown resource/,
+    );
+  });
+});

@@ -1,0 +1,40 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type ListResourcesResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { TaxonomyEnvelope } from '../domain/envelopes';
+
+// MCP resources (decisions 11 "MCP additions"): the occupational taxonomy as
+// `taxonomy://occupations`, application/json, the same envelope as GET /v1/taxonomy/occupations
+// and get_occupation_taxonomy. Free: reading it spends nothing and is not rate limited, like
+// the other protocol messages.
+
+export const TAXONOMY_RESOURCE_URI = 'taxonomy://occupations';
+
+export function registerResources(server: Server, taxonomy: TaxonomyEnvelope): void {
+  const text = JSON.stringify(taxonomy);
+  server.setRequestHandler(ListResourcesRequestSchema, (): ListResourcesResult => ({
+    resources: [
+      {
+        uri: TAXONOMY_RESOURCE_URI,
+        name: 'occupations',
+        title: 'Occupational taxonomy',
+        description: `Taxonomy ${taxonomy.version}: the ids that job_domain, job_family, job_subfamily and job_class filters take (never labels); a family matches its descendants.`,
+        mimeType: 'application/json',
+      },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request): ReadResourceResult => {
+    if (request.params.uri !== TAXONOMY_RESOURCE_URI) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+    }
+    return {
+      contents: [{ uri: TAXONOMY_RESOURCE_URI, mimeType: 'application/json', text }],
+    };
+  });
+}
