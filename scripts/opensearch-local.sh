@@ -262,11 +262,15 @@ cmd_stop() {
   if [[ "$1" == destroy ]]; then rm -rf "$home"; log "deleted $home"; fi
 }
 
+# Sourced by opensearch-cluster.sh for the helpers above: run nothing then.
+[[ "${BASH_SOURCE[0]}" == "$0" ]] || return 0
+
 cmd="${1:-start}"
 case "$cmd" in
   fetch) fetch >/dev/null; log "cached in $cache" ;;
   start) cmd_start ;;
   status) cmd_status ;;
   stop|destroy) cmd_stop "$cmd" ;;
-  *) echo "usage: $0 fetch|start|status|stop|destroy" >&2; exit 2 ;;
+  cluster) shift; exec bash "$checkout/scripts/opensearch-cluster.sh" "$@" ;;
+  *) echo "usage: $0 fetch|start|status|stop|destroy|cluster [N|status|stop|destroy|stop-node I|start-node I]" >&2; exit 2 ;;
 esac
