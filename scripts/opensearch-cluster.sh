@@ -62,6 +62,8 @@ launch_node() {
   done
   local dir="$cluster_home/node-$i"
   mkdir -p "$dir/data" "$dir/logs"
+  # Its own config folder: nodes sharing one would race creating the keystore there.
+  [[ -d "$dir/config" ]] || cp -r "$DIST/config" "$dir/config"
   local as_user=()
   if (( EUID == 0 )); then
     chown -R "$RUN_USER" "$dir"
@@ -72,6 +74,7 @@ launch_node() {
   setsid "${as_user[@]}" env -i PATH=/usr/bin:/bin \
     OPENSEARCH_JAVA_HOME="$JAVA_HOME_FOR_OS" \
     OPENSEARCH_JAVA_OPTS="-Xms$CLUSTER_HEAP -Xmx$CLUSTER_HEAP" \
+    OPENSEARCH_PATH_CONF="$dir/config" \
     "$DIST/bin/opensearch" \
       -Ecluster.name="opportunities-$key" -Enode.name="node-$i" -Enetwork.host=127.0.0.1 \
       -Ehttp.port="${http[$(( i - 1 ))]}" -Etransport.port="${transport[$(( i - 1 ))]}" \
