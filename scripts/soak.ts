@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     DATABASE_URL: databaseUrl,
     OPENSEARCH_URL: searchUrl,
     OPENSEARCH_REPLICAS: '1',
+    // The run's own set-up (index creation, seeding) on a busy machine; the APIs keep theirs.
+    OPENSEARCH_TIMEOUT_MS: '60000',
     CURSOR_SIGNING_KEYS: CURSOR_KEYS,
     LOG_LEVEL: 'warn',
   });
