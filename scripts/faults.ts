@@ -19,7 +19,7 @@ import { ApiInstance, PrivateRedis, RoundRobin, TcpProxy, freePort, waitFor } fr
 // redis-server, a TCP proxy in front of the shared Postgres, and its own database (dropped at the end).
 
 const CURSOR_KEYS = 'faults1=fault-run-cursor-signing-secret-0123456789';
-const SEARCH_TIMEOUT_MS = 2000;
+const SEARCH_TIMEOUT_MS = 5000;
 const results: { fault: string; ok: boolean; report: Record<string, unknown> }[] = [];
 
 function opensearch(...args: string[]): string {
@@ -371,7 +371,7 @@ async function instanceFaults(
     'remote=false',
     'engagement_model=c2c',
     'country=US',
-    'job_domain=technology',
+    'job_family=data',
     'country=GB',
     'work_structure=ongoing_contract',
   ];

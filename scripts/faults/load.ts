@@ -21,7 +21,7 @@ export interface LoadOptions {
   hangMs?: number;
 }
 
-const FILTERS = ['', 'remote=true', 'job_domain=technology', 'engagement_model=c2c', 'country=US'];
+const FILTERS = ['', 'remote=true', 'job_family=data', 'engagement_model=c2c', 'country=US'];
 
 export class Load {
   readonly samples: Sample[] = [];

@@ -11,6 +11,20 @@ import { sleep } from './load';
 
 const ROOT = path.resolve(__dirname, '../..');
 
+// Whatever a run started is stopped when the run is interrupted (Ctrl-C, SIGTERM), not left behind.
+const started = new Set<ChildProcess>();
+function track(child: ChildProcess): ChildProcess {
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  return child;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of started) child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,11 +58,13 @@ export class ApiInstance {
   }
 
   async start(): Promise<void> {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...this.env, PORT: String(this.port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    this.child = track(
+      spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', ...this.env, PORT: String(this.port) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    );
     this.child.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       // Only what an operator would be paged for; request lines stay quiet at LOG_LEVEL=warn.
@@ -183,10 +199,12 @@ export class PrivateRedis {
   }
 
   async start(): Promise<void> {
-    this.child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
+    this.child = track(
+      spawn(
+        'redis-server',
+        ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      ),
     );
     await waitFor(
       () =>
