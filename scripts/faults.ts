@@ -11,7 +11,15 @@ import { createApiKey } from '../src/store/api-key-repo';
 import { ensureDatabase } from '../src/store/db';
 import { checkLedger } from './faults/ledger';
 import { Load, failed, sleep, summarize, type Sample } from './faults/load';
-import { ApiInstance, PrivateRedis, RoundRobin, TcpProxy, freePort, waitFor } from './faults/procs';
+import {
+  ApiInstance,
+  PrivateRedis,
+  RoundRobin,
+  TcpProxy,
+  freePort,
+  stopChildrenOnInterrupt,
+  waitFor,
+} from './faults/procs';
 
 // `npm run faults` (issue 15): each fault injected under steady mixed load, then the figures and
 // the ledger invariants printed. Unattended; exits non-zero when an expectation fails. Uses the
@@ -443,6 +451,7 @@ async function instanceFaults(
   instances.splice(3, 1);
 }
 
+stopChildrenOnInterrupt();
 main().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;

@@ -11,7 +11,13 @@ import { createApiKey } from '../src/store/api-key-repo';
 import { ensureDatabase } from '../src/store/db';
 import { checkLedger } from './faults/ledger';
 import { Load, sleep, summarize } from './faults/load';
-import { ApiInstance, PrivateRedis, RoundRobin, freePort } from './faults/procs';
+import {
+  ApiInstance,
+  PrivateRedis,
+  RoundRobin,
+  freePort,
+  stopChildrenOnInterrupt,
+} from './faults/procs';
 
 // `npm run soak -- --minutes M` (issue 15; default 10): steady mixed load against the local cluster
 // and two API instances behind a round-robin proxy. A line per minute (requests, errors, p50/p99,
@@ -107,6 +113,7 @@ async function main(): Promise<void> {
   }
 }
 
+stopChildrenOnInterrupt();
 main().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;

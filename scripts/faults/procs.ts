@@ -18,11 +18,13 @@ function track(child: ChildProcess): ChildProcess {
   child.once('exit', () => started.delete(child));
   return child;
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const child of started) child.kill('SIGKILL');
-    process.exit(130);
-  });
+export function stopChildrenOnInterrupt(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const child of started) child.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
 }
 
 export async function freePort(): Promise<number> {
