@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Pool } from 'pg';
 import { bootstrap, shutdown } from '../src/bootstrap';
 import { parseEnv } from '../src/config';
@@ -26,15 +27,22 @@ import {
 // checkout's local cluster (`npm run opensearch -- cluster 3`, started if needed), a private
 // redis-server, a TCP proxy in front of the shared Postgres, and its own database (dropped at the end).
 
+const execFileAsync = promisify(execFile);
 const CURSOR_KEYS = 'faults1=fault-run-cursor-signing-secret-0123456789';
 const SEARCH_TIMEOUT_MS = 5000;
 const results: { fault: string; ok: boolean; report: Record<string, unknown> }[] = [];
 
-function opensearch(...args: string[]): string {
-  return execFileSync('bash', ['scripts/opensearch-local.sh', 'cluster', ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
+/** The cluster script, run asynchronously: the load must keep running while a node restarts. */
+async function opensearch(...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync(
+    'bash',
+    ['scripts/opensearch-local.sh', 'cluster', ...args],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
+  return stdout.trim();
 }
 
 function report(fault: string, ok: boolean, figures: Record<string, unknown>): void {
@@ -45,7 +53,7 @@ function report(fault: string, ok: boolean, figures: Record<string, unknown>): v
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const searchUrl = opensearch('3');
+  const searchUrl = await opensearch('3');
   const nodes = searchUrl.split(',');
   console.log(`cluster: ${searchUrl}`);
   const dbName = `faults_${randomBytes(4).toString('hex')}`;
@@ -110,7 +118,7 @@ async function main(): Promise<void> {
     await sleep(5000);
     report('steady load, nothing injected', true, figures(load.since(0)));
 
-    await searchNodeFaults(load, nodes, apiEnv(nodes[2] ?? ''), pool, keys);
+    await searchNodeFaults(load, nodes, apiEnv(nodes[2] ?? ''), pool);
     await postgresFault(load, pgProxy, pool);
     await redisFault(load, redis, instances);
     await instanceFaults(load, instances, proxy, apiEnv(searchUrl), pool);
@@ -161,9 +169,14 @@ function recoveredAfter(load: Load, from: number): number {
   return last ? last.at + last.ms - from : 0;
 }
 
-const deliveries = async (pool: Pool) =>
+const deliveries = async (pool: Pool, accountId: string) =>
   Number(
-    (await pool.query<{ n: string }>('SELECT count(*) AS n FROM metering_deliveries')).rows[0]?.n,
+    (
+      await pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM metering_deliveries WHERE account_id = $1',
+        [accountId],
+      )
+    ).rows[0]?.n,
   );
 
 /**
@@ -177,13 +190,15 @@ async function searchNodeFaults(
   nodes: string[],
   singleEnv: Record<string, string>,
   pool: Pool,
-  keys: string[],
 ): Promise<void> {
   const single = new ApiInstance(await freePort(), singleEnv);
   await single.start();
+  // An account only this instance serves: what it is charged while its node is down must be 0.
+  const own = await createAccount(pool, { plan: 'enterprise', rps_override: 1000 });
+  const ownKeys = [(await createApiKey(pool, { accountId: own.id })).key];
   const singleLoad = new Load({
     baseUrl: () => single.url,
-    keys: keys.slice(0, 2),
+    keys: ownKeys,
     workers: 2,
     pauseMs: 100,
     hangMs: 20_000,
@@ -191,25 +206,27 @@ async function searchNodeFaults(
   singleLoad.start();
   await sleep(2000);
   const t0 = Date.now();
-  opensearch('stop-node', '3');
-  const deliveredAtStop = await deliveries(pool);
-  await sleep(3000);
+  await opensearch('stop-node', '3');
+  await sleep(1000);
+  const deliveredAtStop = await deliveries(pool, own.id);
+  await sleep(2000);
   const singleDown = singleLoad.since(Date.now() - 2000);
   await sleep(7000);
-  const deliveredDuringOutage = (await deliveries(pool)) - deliveredAtStop;
+  const deliveredDuringOutage = (await deliveries(pool, own.id)) - deliveredAtStop;
   const cursors = await load.replayCursors(20);
   const t1 = Date.now();
-  opensearch('start-node', '3');
+  const restarting = opensearch('start-node', '3');
   const singleRecover = await waitFor(
     async () =>
       (
         await fetch(`${single.url}/v1/opportunities/count`, {
-          headers: { 'X-API-Key': keys[0] ?? '' },
+          headers: { 'X-API-Key': ownKeys[0] ?? '' },
         })
       ).status === 200,
-    120_000,
+    400_000,
     'single-node instance serving',
   );
+  await restarting;
   await waitFor(
     async () =>
       JSON.stringify(await (await fetch(`${nodes[0]}/_cluster/health`)).json()).includes('"green"'),
@@ -240,7 +257,10 @@ async function searchNodeFaults(
   );
   report(
     'search unreachable (single-node view)',
-    allUnavailable && longestDown <= SEARCH_TIMEOUT_MS + 1500 && ledger.holds,
+    allUnavailable &&
+      longestDown <= SEARCH_TIMEOUT_MS + 1500 &&
+      deliveredDuringOutage === 0 &&
+      ledger.holds,
     {
       ...figures(singleLoad.since(t0)),
       longestWhileDownMs: longestDown,
@@ -338,15 +358,25 @@ async function instanceFaults(
   const [a, ...others] = instances;
   const probeAccount = await createAccount(pool, { plan: 'enterprise', rps_override: 1000 });
   const probeKey = (await createApiKey(pool, { accountId: probeAccount.id })).key;
-  const first = (await (
-    await fetch(`${a?.url}/v1/opportunities?limit=2`, { headers: { 'X-API-Key': probeKey } })
-  ).json()) as { pagination: { next_cursor: string } };
+  // The first page may meet a busy machine: ask until it is served.
+  let first: { pagination?: { next_cursor: string } } = {};
+  await waitFor(
+    async () => {
+      const res = await fetch(`${a?.url}/v1/opportunities?limit=2`, {
+        headers: { 'X-API-Key': probeKey },
+      });
+      first = (await res.json()) as typeof first;
+      return res.status === 200;
+    },
+    60_000,
+    'a first page',
+  );
   const crossStatuses = await Promise.all(
     others.map(
       async (o) =>
         (
           await fetch(
-            `${o.url}/v1/opportunities?limit=2&cursor=${encodeURIComponent(first.pagination.next_cursor)}`,
+            `${o.url}/v1/opportunities?limit=2&cursor=${encodeURIComponent(first.pagination?.next_cursor ?? '')}`,
             { headers: { 'X-API-Key': probeKey } },
           )
         ).status,
