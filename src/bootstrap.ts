@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Pool } from 'pg';
 import { DEFAULT_DATABASE_URL, parseEnv, type Env } from './config';
 import { cursorKeysSetting } from './infra/cursor-keys';
 import { ensureLocalOpenSearch } from './infra/local-opensearch';
@@ -26,6 +27,11 @@ export interface BootstrapOptions {
    * (OPENSEARCH_BULK_TIMEOUT_MS) instead of the API's short per-request bound (issue 13 item 4).
    */
   bulkSearch?: boolean;
+  /**
+   * The CLI's bulk work (import, sync, reindex, seed) runs statements longer than a request may:
+   * its pool has no POSTGRES_TIMEOUT_MS deadline. The API's pool always has one (decisions 8).
+   */
+  bulk?: boolean;
 }
 
 /**
@@ -38,8 +44,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
 
   const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   await ensureDatabaseIfPossible(databaseUrl, !env.DATABASE_URL);
-  const pool = createPool(databaseUrl, options.poolSize ?? 20);
-  if (options.migrate !== false) await migrate(pool);
+  const deadline = options.bulk ? undefined : env.POSTGRES_TIMEOUT_MS;
+  const pool = createPool(databaseUrl, options.poolSize ?? 20, deadline);
+  // Migrations may take longer than a request's deadline: they get a pool of their own.
+  if (options.migrate !== false) await withPool(createPool(databaseUrl, 2), migrate);
 
   const searchUrl =
     env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT));
@@ -65,6 +73,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
 
   const redis = env.REDIS_URL
     ? new Redis(env.REDIS_URL, {
+        // decisions 8: a Redis that stops answering fails the command after REDIS_TIMEOUT_MS, and
+        // the limiters' in-process fallback takes over (it only covers errors, not waits).
+        commandTimeout: env.REDIS_TIMEOUT_MS,
+        connectTimeout: Math.max(env.REDIS_TIMEOUT_MS, 1000),
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         lazyConnect: false,
@@ -103,6 +115,14 @@ export async function ensureDatabaseIfPossible(
     await ensureDatabase(databaseUrl);
   } catch (err) {
     if (required) throw err;
+  }
+}
+
+async function withPool<T>(pool: Pool, fn: (pool: Pool) => Promise<T>): Promise<T> {
+  try {
+    return await fn(pool);
+  } finally {
+    await pool.end();
   }
 }
 

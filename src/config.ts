@@ -29,6 +29,10 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Bound on every search-engine call, so an unreachable cluster becomes a fast 503. */
   OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
+  /** Deadline of every Postgres statement of the API (decisions 8); past it → 503. */
+  POSTGRES_TIMEOUT_MS: positiveInt(5000),
+  /** Deadline of every Redis command; past it the in-process limiter takes over (decisions 8). */
+  REDIS_TIMEOUT_MS: positiveInt(500),
   /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */
   OPENSEARCH_START_TIMEOUT: positiveInt(300),
   /** Shards and replicas of new index versions; unset: kept from the current index, else 1 / 0. */

@@ -43,6 +43,7 @@ const UNAVAILABLE_SQLSTATES = new Set([
 /** Messages node-postgres uses for its own connection failures (they carry no code). */
 const DRIVER_MESSAGES = [
   /timeout exceeded when trying to connect/i,
+  /query read timeout/i, // query_timeout (POSTGRES_TIMEOUT_MS): the server stopped answering
   /connection terminated/i,
   /connection timeout/i,
   /not queryable/i,

@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
   let deps: AppDeps | undefined;
   const getDeps = async () => {
     if (!deps) {
-      deps = await bootstrap({ poolSize: 4, bulkSearch: true });
+      deps = await bootstrap({ poolSize: 4, bulkSearch: true, bulk: true });
       progress.start();
     }
     return deps;

@@ -50,24 +50,42 @@ export async function onLivingNode<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the OpenSearch client throws; anything else from a call is our own bug. */
+const CLIENT_ERRORS = new Set([
+  'ResponseError',
+  'ConnectionError',
+  'TimeoutError',
+  'NoLivingConnectionsError',
+  'DeserializationError',
+  'SerializationError',
+  'RequestAbortedError',
+  'OpenSearchClientError',
+]);
+
+/**
+ * decisions 8: any search-engine failure that is not the caller's fault (429, 5xx, timeouts,
+ * closed connections, a missing index, an unreadable answer) is 503 search_unavailable with
+ * Retry-After, never a 500. A 400 from the engine answers a query built from validated input that
+ * it still refuses (a free-text value beyond its limits): the caller's, 422.
+ */
 export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await onLivingNode(fn);
   } catch (err) {
-    if (
-      isSearchUnavailable(err) ||
-      (err as { meta?: { statusCode?: number } }).meta?.statusCode === 503
-    ) {
-      const unavailable = new ApiError(
-        'search_unavailable',
-        'The search engine is unavailable; retry later with a new request id.',
-        undefined,
-        RETRY_AFTER_SECONDS,
-      );
-      // Kept for the logs and metrics (timeout or error); the envelope shows only code and message.
-      unavailable.cause = err;
-      throw unavailable;
-    }
-    throw err;
+    const name = (err as { name?: string } | null)?.name ?? '';
+    if (!CLIENT_ERRORS.has(name) && !isSearchUnavailable(err)) throw err;
+    const status = (err as { meta?: { statusCode?: number } }).meta?.statusCode;
+    const mapped =
+      name === 'ResponseError' && status === 400
+        ? new ApiError('validation_error', 'The search engine refused this query.')
+        : new ApiError(
+            'search_unavailable',
+            'The search engine is unavailable; retry later with a new request id.',
+            undefined,
+            RETRY_AFTER_SECONDS,
+          );
+    // Kept for the logs and metrics (timeout or error); the envelope shows only code and message.
+    mapped.cause = err;
+    throw mapped;
   }
 }

@@ -2,8 +2,21 @@ import { Pool, type PoolClient } from 'pg';
 
 export type Db = Pool;
 
-export function createPool(databaseUrl: string, max = 10): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max, connectionTimeoutMillis: 3000 });
+/**
+ * `timeoutMs` (POSTGRES_TIMEOUT_MS, decisions 8) bounds every statement twice: on the server
+ * (statement_timeout) and in the client (query_timeout, for a server or network that stops
+ * answering altogether); TCP keepalive finds dead connections. Past it the caller gets 503
+ * metering_unavailable (billing/pg-errors.ts). Without it (CLI bulk work) statements are unbounded.
+ */
+export function createPool(databaseUrl: string, max = 10, timeoutMs?: number): Pool {
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max,
+    connectionTimeoutMillis: Math.min(3000, timeoutMs ?? 3000),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(timeoutMs === undefined ? {} : { statement_timeout: timeoutMs, query_timeout: timeoutMs }),
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   return pool;

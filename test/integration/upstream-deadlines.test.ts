@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Pool } from 'pg';
+import { createApp } from '../../src/http/app';
+import { createSearchClient } from '../../src/search/client';
+import { createPool } from '../../src/store/db';
+import { startHangProxy, type HangProxy } from '../support/hang-proxy';
+import { createTestContext, type TestContext } from '../support/harness';
+import { expectError, get, newReader, serve } from '../support/read-http';
+
+// decisions 8: every upstream call has a deadline. A Redis that stops answering hands the limits
+// to the in-process limiter after REDIS_TIMEOUT_MS; a Postgres that stops answering is 503
+// metering_unavailable after POSTGRES_TIMEOUT_MS; any search-engine failure that is not the
+// caller's fault (429, 5xx...) is 503 search_unavailable, never 500.
+
+// A hang that never ends fails the test at jest's timeout.
+const getWithin = (baseUrl: string, path: string, key: string) => get(baseUrl, path, { key });
+
+describe('a Redis that stops answering', () => {
+  let proxy: HangProxy;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    proxy = await startHangProxy(Number(redis.port || 6379), redis.hostname);
+    ctx = await createTestContext({
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      REDIS_TIMEOUT_MS: '200',
+    });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await ctx.close();
+  });
+
+  it('the in-process limiter takes over: reads are still served and limited', async () => {
+    const { key } = await newReader(ctx.deps, { rps_override: 3 });
+    expect((await getWithin(ctx.baseUrl, '/v1/opportunities/count', key)).status).toBe(200);
+    proxy.hang();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await getWithin(ctx.baseUrl, '/v1/opportunities/count', key)).status);
+    }
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(statuses[0]).toBe(200);
+  });
+});
+
+describe('a Postgres that stops answering', () => {
+  let ctx: TestContext;
+  let proxy: HangProxy;
+  let app: { baseUrl: string; close(): Promise<void> };
+  let pool: Pool;
+  beforeAll(async () => {
+    ctx = await createTestContext({ POSTGRES_TIMEOUT_MS: '300' });
+    const db = new URL(ctx.databaseUrl);
+    proxy = await startHangProxy(Number(db.port || 5432), db.hostname);
+    db.host = `127.0.0.1:${proxy.port}`;
+    const env = { ...ctx.deps.env, POSTGRES_TIMEOUT_MS: 300 };
+    pool = createPool(db.toString(), 4, 300);
+    app = await serve(createApp({ ...ctx.deps, env, pool }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await proxy.close();
+    await pool.end().catch(() => undefined);
+    await ctx.close();
+  });
+
+  it('→ 503 metering_unavailable after POSTGRES_TIMEOUT_MS, not an endless wait', async () => {
+    const warm = await newReader(ctx.deps);
+    expect((await getWithin(app.baseUrl, '/v1/opportunities/count', warm.key)).status).toBe(200);
+    proxy.hang();
+    // A key not looked up yet: authentication itself needs the store.
+    const fresh = await newReader(ctx.deps);
+    const res = await getWithin(app.baseUrl, '/v1/opportunities?limit=1', fresh.key);
+    expectError(res, 503, 'metering_unavailable');
+    expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+  });
+});
+
+describe('a search engine answering with errors', () => {
+  let ctx: TestContext;
+  let fake: Server;
+  let status = 429;
+  let body = '{"error":"too many requests"}';
+  let app: { baseUrl: string; close(): Promise<void> };
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    fake = createServer((_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    app = await serve(createApp({ ...ctx.deps, search: createSearchClient(url, 2000) }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await new Promise((resolve) => fake.close(resolve));
+    await ctx.close();
+  });
+
+  it.each([
+    [429, '{"error":"rejected execution"}'],
+    [500, '{"error":"boom"}'],
+    [502, 'Bad Gateway'],
+    [404, '{"error":{"type":"index_not_found_exception"}}'],
+    [200, '{"took":'],
+  ])('%i %s → 503 search_unavailable with Retry-After, nothing charged', async (code, text) => {
+    status = code;
+    body = text;
+    const reader = await newReader(ctx.deps);
+    for (const path of ['/v1/opportunities?limit=2', '/v1/opportunities/count']) {
+      const res = await getWithin(app.baseUrl, path, reader.key);
+      expectError(res, 503, 'search_unavailable');
+      expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expect(res.headers.get('x-service-usage-charge-millicents')).toBe('0');
+    }
+  });
+});
