@@ -25,7 +25,11 @@ import { usageRoutes } from './routes/usage';
 export function createApp(deps: AppDeps): Express {
   const auth = createAuthenticator(deps);
   const limits = new RateLimits(deps.redis, deps.databaseName);
-  const reads = new ReadService(deps, new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS }), limits);
+  const reads = new ReadService(
+    deps,
+    new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS }),
+    limits,
+  );
 
   const app = express();
   app.disable('x-powered-by');
