@@ -44,6 +44,9 @@ export async function createTestContext(
     CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
     MARKETPLACE_PROXY_SECRET: 'test-marketplace-secret',
     LOG_LEVEL: 'info',
+    // A loaded test machine can take longer than the 500 ms default; a test about Redis deadlines
+    // sets its own (upstream-deadlines.test.ts).
+    REDIS_TIMEOUT_MS: '10000',
     ...overrides,
   });
   const logs: string[] = [];
