@@ -14,8 +14,10 @@ import {
   type UsageAndNewRow,
   type UsageColumns,
 } from './ledger-sql';
+import { cutPage, type PageRules } from './page-budget';
 import { currentPeriod, type Period } from './period';
 import { metrics } from '../infra/metrics';
+import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
 import { pruneRequestIds, spendRequestIdAtOnce } from './request-ids';
@@ -36,6 +38,14 @@ export interface DeliveryOutcome {
   chargeMillicents: number;
   /** Usage after this delivery. */
   usage: UsageSnapshot;
+}
+
+/** A delivery and which of the page's ids it served (decisions 11: max_new, unseen_only). */
+export interface PageDelivery extends DeliveryOutcome {
+  /** The ids served, in page order (all of them unless PageRules cut the page). */
+  servedIds: string[];
+  /** How many ids, from the page's start, were considered (the cursor resumes after them). */
+  consumed: number;
 }
 
 export interface MeterOptions {
@@ -99,15 +109,34 @@ export class Meter {
     subject: BillingSubject,
     requestId: string,
     opportunityIds: readonly string[],
-  ): Promise<DeliveryOutcome> {
+    rules: PageRules = {},
+  ): Promise<PageDelivery> {
     // Zero-result pages consume nothing (contract 8.2.2): no lock, no write.
     if (opportunityIds.length === 0) return noDelivery(await this.snapshot(subject));
     const outcome = await failClosed(() =>
-      this.transaction((client) => this.record(client, subject, requestId, opportunityIds)),
+      this.transaction((client) => this.record(client, subject, requestId, opportunityIds, rules)),
     );
     // After the commit: only what was recorded and charged is counted.
     metrics.delivered(outcome);
     return outcome;
+  }
+
+  /** The current period's delivered ids and remaining included allowance (decisions 11). */
+  periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries> {
+    return failClosed(async () => {
+      const now = this.now();
+      const { rows } = await this.pool.query<AccountRow>(ACCOUNT_WITH_USAGE, [
+        subject.accountId,
+        now,
+      ]);
+      const row = rows[0];
+      if (!row) throw new Error(`account ${subject.accountId} not found`);
+      const account = toAccountBilling(row);
+      return readPeriodDeliveries(this.pool, subject, periodOf(account, now), {
+        billingModel: account.settings.billingModel,
+        allowance: accountAllowance(account.plan, account.settings).allowance,
+      });
+    });
   }
 
   /** Usage for responses that deliver nothing (counts, errors after authentication) and the CLI. */
@@ -138,8 +167,9 @@ export class Meter {
     client: PoolClient,
     subject: BillingSubject,
     requestId: string,
-    ids: readonly string[],
-  ): Promise<DeliveryOutcome> {
+    pageIds: readonly string[],
+    rules: PageRules,
+  ): Promise<PageDelivery> {
     const now = this.now();
     const locked = (await client.query<AccountRow>(LOCK_ACCOUNT, [subject.accountId])).rows[0];
     if (!locked) throw new Error(`account ${subject.accountId} not found`);
@@ -150,14 +180,16 @@ export class Meter {
       subject.accountId,
       subject.keyId,
       period.start,
-      ids,
+      pageIds,
     ]);
     const state = rows[0];
     if (!state?.key_found)
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
     const usage = toUsage(state);
-    const newIds = state.new_ids;
-    if (newIds.length === 0) return noDelivery(buildSnapshot(account, period, usage));
+    // max_new and unseen_only cut the page here, under the lock (decisions 11).
+    const cut = cutPage(pageIds, new Set(state.new_ids), rules);
+    const newIds = cut.newIds;
+    if (newIds.length === 0) return noDelivery(buildSnapshot(account, period, usage), cut);
 
     const allocation = allocate({
       newCount: newIds.length,
@@ -204,6 +236,8 @@ export class Meter {
       paygNewCount: allocation.payg,
       chargeMillicents: allocation.chargeMillicents,
       usage: buildSnapshot(after, period, toUsage(written)),
+      servedIds: cut.served,
+      consumed: cut.consumed,
     };
   }
 
@@ -224,6 +258,17 @@ function periodOf(account: AccountBilling, now: Date): Period {
   );
 }
 
-function noDelivery(usage: UsageSnapshot): DeliveryOutcome {
-  return { newCount: 0, includedNewCount: 0, paygNewCount: 0, chargeMillicents: 0, usage };
+function noDelivery(
+  usage: UsageSnapshot,
+  cut: { served: string[]; consumed: number } = { served: [], consumed: 0 },
+): PageDelivery {
+  return {
+    newCount: 0,
+    includedNewCount: 0,
+    paygNewCount: 0,
+    chargeMillicents: 0,
+    usage,
+    servedIds: cut.served,
+    consumed: cut.consumed,
+  };
 }

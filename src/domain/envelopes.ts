@@ -30,8 +30,48 @@ export const ListEnvelope = z.object({
 
 export const PreviewListEnvelope = ListEnvelope.extend({ data: z.array(PreviewOpportunity) });
 
+const FacetValueSchema = z
+  .union([z.string(), z.boolean()])
+  .describe('The bucket value, of the filter type (remote buckets are booleans).');
+const OtherCount = z
+  .number()
+  .int()
+  .min(0)
+  .describe('Matching records in no returned bucket of this level, missing values included.');
+const InnerBucket = z.object({ value: FacetValueSchema, count: z.number().int().min(0) });
+export const FacetBucket = InnerBucket.extend({
+  groups: z
+    .array(InnerBucket)
+    .optional()
+    .describe('The second group_by dimension inside this bucket.'),
+  other_count: OtherCount.optional(),
+});
+
 export const CountEnvelope = z.object({
   count: z.number().int().min(0),
+  groups: z
+    .array(FacetBucket)
+    .optional()
+    .describe(
+      'With group_by: the top group_limit buckets by count descending, then value; a bucket counts what the same filters plus that value count.',
+    ),
+  other_count: OtherCount.optional(),
+  new_count: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'With include=new_count: matching records not yet delivered to this account in the current period (what listing them all would consume).',
+    ),
+  new_cost_millicents: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'With include=new_count: what listing them all would take from the prepaid wallet after the remaining included allowance.',
+    ),
   meta: z.object({ request_id: z.string(), applied_filters: AppliedFilters }),
 });
 

@@ -21,10 +21,20 @@ const ERRORS =
   '(validation_error, invalid_filter, page_size_exceeded, malformed_cursor, ' +
   'opportunity_not_found, insufficient_balance, rate_limit_exceeded, duplicate_request_id, ...).';
 
+const CHEAP_PATH =
+  'The cheap path: 1) count_opportunities with include_new_count: true (free) tells how many ' +
+  'matching records are new to this account this period (new_count) and what listing them all ' +
+  'would take from the prepaid wallet (new_cost_millicents); group_by shows where they are. ' +
+  '2) search_opportunities with unseen_only: true returns only those new records (nothing ' +
+  'already received comes back), and max_new caps how many new ones one page may deliver: the ' +
+  'page stops before the budget is passed and next_cursor continues right after it, so a poll ' +
+  'never spends more than planned and never skips a record.';
+
 export const SERVER_INSTRUCTIONS = [
   'Read-only access to technology contract and freelance opportunities, the same data, account, ' +
     'quota and rate limits as the REST API.',
   BILLING,
+  CHEAP_PATH,
   'Filters use ids from get_occupation_taxonomy, never labels. `unknown` is never eligible: ' +
     'commercial_eligibility=eligible excludes it. remote=true is not worldwide work: ' +
     'location.remote_scope and location.country say where.',
@@ -42,7 +52,13 @@ export const SEARCH_DESCRIPTION = [
   'Paging: pagination.next_cursor is opaque and bound to these exact filters and this account; ' +
     'it is passed back as `cursor` unchanged with the same filters (limit may change). ' +
     'next_cursor null (has_more false) is the last page.',
+  'unseen_only: true returns only records not yet delivered to this account in the current ' +
+    'period (each one returned is new and spends allowance). max_new (0-100) is a budget of new ' +
+    'records for this page: the page stops before the record that would pass it (repeats still ' +
+    'come, up to limit), has_more stays true and next_cursor resumes right after the last ' +
+    'returned record; max_new may change from page to page.',
   BILLING,
+  CHEAP_PATH,
   ERRORS,
   UNTRUSTED,
 ].join('\n\n');
@@ -63,6 +79,12 @@ export const COUNT_DESCRIPTION = [
     'search_opportunities, without cursor or limit.',
   'Free: it spends no allowance (it still counts toward the request rate limit), which makes it ' +
     'the way to size and narrow a query before searching.',
+  'include_new_count: true adds new_count (matching records not yet delivered to this account ' +
+    'this period: what listing them all would consume) and new_cost_millicents (what that would ' +
+    'take from the prepaid wallet after the remaining included allowance). group_by (one or two ' +
+    'of the listed dimensions, as an array) adds groups: [{ value, count, groups? }] (top ' +
+    'group_limit buckets, default 10, by count then value) and other_count at each level.',
+  CHEAP_PATH,
   ERRORS,
 ].join('\n\n');
 

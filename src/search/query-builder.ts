@@ -1,5 +1,6 @@
 import type { Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
+import { excludingIds } from './exclusions';
 
 // Turns normalized filters into an OpenSearch query over index-mappings/opportunities.json
 // (decisions 2). Only filter context: no scoring, the order is LIST_SORT (decisions 3).
@@ -13,7 +14,8 @@ export type FilterClause =
   | { terms: Record<string, string[]> }
   | { range: Record<string, RangeBounds<string> | RangeBounds<number>> };
 export type FilterQuery =
-  { match_all: Record<string, never> } | { bool: { filter: FilterClause[] } };
+  | { match_all: Record<string, never> }
+  | { bool: { filter: FilterClause[]; must_not?: FilterClause[] } };
 
 export interface QueryOptions {
   /** Preview: only live records, whatever the filters say (decisions 5). */
@@ -123,6 +125,8 @@ export interface ListPage extends QueryOptions {
   size: number;
   /** The decoded cursor position, for every page after the first. */
   searchAfter?: SearchAfter;
+  /** unseen_only: ids already delivered to the account this period (decisions 11). */
+  excludeIds?: readonly string[];
 }
 
 export function buildListSearchBody(
@@ -131,7 +135,7 @@ export function buildListSearchBody(
   page: ListPage,
 ): ListSearchBody {
   return {
-    query: buildFilterQuery(filter, taxonomy, page),
+    query: excludingIds(buildFilterQuery(filter, taxonomy, page), page.excludeIds ?? []),
     sort: LIST_SORT.map((s) => ({ ...s })),
     size: page.size,
     track_total_hits: false, // keyset paging needs no total; counting is /count's job

@@ -9,7 +9,16 @@ import type { AppDeps } from './context';
 export interface Page {
   records: Opportunity[];
   nextCursor: string | null;
+  /** Each record's keyset position, so a page cut short can resume after any of its records. */
+  positions: SearchAfter[];
+  /** Where this page started: the cursor's position, or undefined on the first page. */
+  start?: SearchAfter;
+  /** The filter digest the page's cursors are bound to. */
+  digest: string;
 }
+
+/** Before every record: a freshness above any date, so search_after it starts at the top. */
+export const START_POSITION: SearchAfter = [Number.MAX_SAFE_INTEGER, '0'];
 
 interface Hit {
   _source?: { record?: Opportunity };
@@ -25,7 +34,7 @@ export async function searchPage(
   deps: AppDeps,
   request: ParsedRequest,
   accountId: string | null,
-  options: { liveOnly?: boolean } = {},
+  options: { liveOnly?: boolean; excludeIds?: readonly string[] } = {},
 ): Promise<Page> {
   const digest = filterDigest(request.filter);
   const searchAfter: SearchAfter | undefined =
@@ -36,13 +45,15 @@ export async function searchPage(
     size: request.limit + 1,
     searchAfter,
     liveOnly: options.liveOnly,
+    excludeIds: options.excludeIds,
   });
   const hits = (await cachedSearch(deps, 'pages', body, async () => {
     const res = await searchCall(() => deps.search.search({ index: deps.alias, body }));
     return res.body.hits.hits as Hit[];
   })) as Hit[];
-  const page = hits.slice(0, request.limit);
-  const records = page.map((h) => h._source?.record).filter((r): r is Opportunity => !!r);
+  const page = hits.filter((h) => h._source?.record).slice(0, request.limit);
+  const records = page.map((h) => h._source?.record as Opportunity);
+  const positions = page.map((h): SearchAfter => [Number(h.sort?.[0]), String(h.sort?.[1])]);
   const last = page[page.length - 1];
   const hasMore = hits.length > request.limit && accountId !== null;
   const nextCursor =
@@ -53,7 +64,7 @@ export async function searchPage(
           position: [Number(last.sort[0]), String(last.sort[1])],
         })
       : null;
-  return { records, nextCursor };
+  return { records, nextCursor, positions, digest, ...(searchAfter ? { start: searchAfter } : {}) };
 }
 
 export async function countMatching(deps: AppDeps, filter: Filter): Promise<number> {

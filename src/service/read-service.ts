@@ -21,7 +21,9 @@ import {
   type DetailEnvelope,
   type ListEnvelope,
 } from './envelopes';
-import { countMatching, searchPage } from './opportunity-search';
+import { countFigures } from './count-extras';
+import { searchPage } from './opportunity-search';
+import { servedPage } from './served-page';
 import { usageEnvelope } from './usage';
 import { accountLimits } from '../store/account-repo';
 import { metrics } from '../infra/metrics';
@@ -86,9 +88,15 @@ export class ReadService {
       const spend = revalidation
         ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
         : async () => undefined;
-      const { page, body, notModified } = await beforeSpending(spend, async () => {
+      const accountId = caller.auth.account.id;
+      const { request, page, body, notModified } = await beforeSpending(spend, async () => {
         const request = this.parse('list', input, caller);
-        const page = await searchPage(this.deps, request, caller.auth.account.id);
+        // decisions 11: unseen_only leaves out what the account already received this period.
+        const excludeIds =
+          request.filter.unseen_only === true
+            ? (await this.meter.periodDeliveries(subject(caller))).ids
+            : undefined;
+        const page = await searchPage(this.deps, request, accountId, { excludeIds });
         const body = listEnvelope(
           page.records,
           page.nextCursor,
@@ -99,7 +107,7 @@ export class ReadService {
         const notModified = revalidation
           ? await this.unchangedRepeats(caller, body, page.records, revalidation)
           : null;
-        return { page, body, notModified };
+        return { request, page, body, notModified };
       });
       if (notModified) return notModified;
       await spend();
@@ -109,14 +117,27 @@ export class ReadService {
           subject(caller),
           caller.requestId,
           page.records.map((r) => r.id),
+          { maxNew: request.options.maxNew, newOnly: request.filter.unseen_only === true },
         ),
       );
+      // max_new and unseen_only may cut the page under the account lock (decisions 11).
+      const served = await servedPage(this.deps, page, outcome, accountId);
+      const servedBody =
+        served === page
+          ? body
+          : listEnvelope(
+              served.records,
+              served.nextCursor,
+              request.limit,
+              caller.requestId,
+              request.appliedFilters,
+            );
       return {
-        body,
+        body: servedBody,
         usage: usageHeaders(outcome.usage, outcome, {
           marketplaceVerified: caller.marketplaceVerified,
         }),
-        etag: representationTag(body),
+        etag: representationTag(servedBody),
       };
     });
   }
@@ -129,9 +150,9 @@ export class ReadService {
   ): Promise<Served<CountEnvelope>> {
     return this.serve(caller, false, async () => {
       const request = this.parse('count', input, caller);
-      const count = await countMatching(this.deps, request.filter);
+      const figures = await countFigures(this.deps, this.meter, subject(caller), request);
       const body = {
-        count,
+        ...figures,
         meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
       };
       const etag = representationTag(body);
@@ -359,7 +380,7 @@ export class ReadService {
   }
 
   /** A delivery's usage, read in its transaction, is the freshest there is. */
-  private delivered(caller: Caller, outcome: DeliveryOutcome): DeliveryOutcome {
+  private delivered<T extends DeliveryOutcome>(caller: Caller, outcome: T): T {
     this.usage.remember(caller.auth.account.id, outcome.usage);
     return outcome;
   }

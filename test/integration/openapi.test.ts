@@ -154,16 +154,18 @@ describe('the document', () => {
     }
   });
 
-  it('has the parameters of contract 4.1-4.3, no more, no less', () => {
+  it('has the parameters of contract 4.1-4.3 and decisions 11, no more, no less', () => {
     const PREVIEW = [
       'published_after', 'job_family', 'job_subfamily', 'job_class', 'level', 'engagement_model',
       'commercial_eligibility', 'remote', 'region', 'rate_min', 'pay_basis', 'work_structure',
       'liveness_status', 'cursor', 'limit',
     ]; // prettier-ignore
     expect(queryNames('/v1/opportunities')).toEqual(
-      [...CONTRACT_FILTERS, 'cursor', 'limit'].sort(),
+      [...CONTRACT_FILTERS, 'cursor', 'limit', 'unseen_only', 'max_new'].sort(),
     );
-    expect(queryNames('/v1/opportunities/count')).toEqual([...CONTRACT_FILTERS].sort());
+    expect(queryNames('/v1/opportunities/count')).toEqual(
+      [...CONTRACT_FILTERS, 'group_by', 'group_limit', 'include'].sort(),
+    );
     expect(queryNames('/v1/preview/opportunities')).toEqual([...PREVIEW].sort());
     const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
     expect(detail.find((p) => p.in === 'path')?.name).toBe('opportunity_id');

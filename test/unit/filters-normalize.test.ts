@@ -26,8 +26,9 @@ describe('REST parsing', () => {
   });
 
   it('applies defaults: 25 for list, 5 for preview, lower account maximum, none for count', () => {
-    expect(parse('list', {})).toEqual({ filter: {}, appliedFilters: {}, limit: 25 });
-    expect(parse('preview', {})).toEqual({ filter: {}, appliedFilters: {}, limit: 5 });
+    const options = { groupLimit: 10, includeNewCount: false };
+    expect(parse('list', {})).toEqual({ filter: {}, appliedFilters: {}, limit: 25, options });
+    expect(parse('preview', {})).toEqual({ filter: {}, appliedFilters: {}, limit: 5, options });
     expect(parse('list', {}, 10).limit).toBe(10);
     expect(parse('count', {}).limit).toBe(0);
     expect(parseRestQuery('list', { limit: '100' }, { taxonomy }).limit).toBe(100);
@@ -60,6 +61,7 @@ describe('REST parsing', () => {
       filter: parsed.appliedFilters,
       cursor: 'opaque.token.here',
       limit: 10,
+      options: { groupLimit: 10, includeNewCount: false },
       appliedFilters: {
         published_after: '2026-01-01T00:00:00.000Z',
         published_before: '2026-01-31T08:00:00.000Z',

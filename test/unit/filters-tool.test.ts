@@ -170,6 +170,7 @@ describe('tool arguments', () => {
       filter: {},
       appliedFilters: {},
       limit: 25,
+      options: { groupLimit: 10, includeNewCount: false },
     });
   });
 });
@@ -185,10 +186,17 @@ describe('schemas', () => {
   it('REST schemas list each endpoint’s parameters as described strings', () => {
     expect(Object.keys(props(restQuerySchema('list')))).toEqual([
       ...FILTER_PARAMS,
+      'unseen_only',
       'cursor',
       'limit',
+      'max_new',
     ]);
-    expect(Object.keys(props(restQuerySchema('count')))).toEqual([...FILTER_PARAMS]);
+    expect(Object.keys(props(restQuerySchema('count')))).toEqual([
+      ...FILTER_PARAMS,
+      'group_by',
+      'group_limit',
+      'include',
+    ]);
     expect(Object.keys(props(restQuerySchema('preview'))).sort()).toEqual(
       [...PREVIEW_PARAMS].sort(),
     );

@@ -8,7 +8,8 @@ import {
   PAY_BASES,
   WORK_STRUCTURES,
 } from '../vocab';
-import type { Endpoint, ParamKind, ParamName, ParamSpec } from './types';
+import { DEFAULT_GROUP_LIMIT, FACET_DIMENSIONS, MAX_GROUP_LIMIT, MAX_NEW_LIMIT } from '../facets';
+import type { Endpoint, OptionName, ParamKind, ParamName, ParamSpec, Surface } from './types';
 
 // The one catalog of request parameters (contract 4.1-4.3, decisions 2 and 5). Parsing, the REST
 // and MCP schemas and the OpenAPI document are all generated from it; its order is the order in
@@ -24,7 +25,7 @@ const spec = (
   name: ParamName,
   kind: ParamKind,
   description: string,
-  extra: Partial<Pick<ParamSpec, 'values' | 'level'>> = {},
+  extra: Partial<Pick<ParamSpec, 'values' | 'level' | 'surface' | 'min' | 'max'>> = {},
 ): ParamSpec => ({ name, kind, description, ...extra });
 
 export const PARAMS: readonly ParamSpec[] = [
@@ -138,6 +139,11 @@ export const PARAMS: readonly ParamSpec[] = [
     `Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ${DATE_FORMAT}`,
   ),
   spec(
+    'unseen_only',
+    'boolean',
+    'true: only opportunities not yet delivered to this account in the current period, so every record returned is new and spends allowance (repeats are left out). Bound to the cursor like any filter. Check the cost first with count and include=new_count.',
+  ),
+  spec(
     'cursor',
     'cursor',
     'Opaque signed token from pagination.next_cursor. Pass it back unchanged with exactly the same filters (the limit may change); it is bound to the filters and the account, otherwise malformed_cursor. Omit it for the first page.',
@@ -147,7 +153,46 @@ export const PARAMS: readonly ParamSpec[] = [
     'limit',
     "Page size, an integer from 1 to 100 (default 25); above the account's maximum page size gives page_size_exceeded.",
   ),
+  spec(
+    'max_new',
+    'integer',
+    `Budget of new opportunities for this page, an integer from 0 to ${MAX_NEW_LIMIT}: the page stops before the record that would be the (max_new+1)-th new one (repeats still come, up to limit), has_more stays true and next_cursor continues right after the last returned record, so nothing is skipped. 0 returns only repeats. Not bound to the cursor: it may change from page to page.`,
+    { min: 0, max: MAX_NEW_LIMIT },
+  ),
+  spec(
+    'group_by',
+    'enum_list',
+    'Count facets: one or two dimensions (the second nests inside each bucket of the first). Adds groups: [{ value, count, groups? }] (by count descending, then value) and other_count (matching records in no returned bucket) at each level. A bucket counts what the same filters plus that value count; taxonomy buckets include descendants.',
+    { values: FACET_DIMENSIONS },
+  ),
+  spec(
+    'group_limit',
+    'integer',
+    `Buckets per level, an integer from 1 to ${MAX_GROUP_LIMIT} (default ${DEFAULT_GROUP_LIMIT}).`,
+    { min: 1, max: MAX_GROUP_LIMIT },
+  ),
+  spec(
+    'include',
+    'enum_list',
+    'new_count: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free.',
+    { values: ['new_count'], surface: 'rest' },
+  ),
+  spec(
+    'include_new_count',
+    'boolean',
+    'true: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free.',
+    { surface: 'tool' },
+  ),
 ];
+
+/** Parameters that shape a response but select nothing: not filters, not in the cursor digest. */
+export const OPTION_PARAMS: ReadonlySet<ParamName> = new Set<OptionName>([
+  'max_new',
+  'group_by',
+  'group_limit',
+  'include',
+  'include_new_count',
+]);
 
 export const PARAMS_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(
   PARAMS.map((p) => [p.name, p]),
@@ -155,7 +200,7 @@ export const PARAMS_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(
 
 /** Every filter of contract 4.2 (no paging parameters). */
 export const FILTER_PARAMS: readonly ParamName[] = PARAMS.map((p) => p.name).filter(
-  (n) => n !== 'cursor' && n !== 'limit',
+  (n) => n !== 'cursor' && n !== 'limit' && n !== 'unseen_only' && !OPTION_PARAMS.has(n),
 );
 
 /** Contract 4.1's parameter list, exactly (decisions 5). */
@@ -178,14 +223,17 @@ export const PREVIEW_PARAMS: readonly ParamName[] = [
 ];
 
 const ENDPOINT_PARAMS: Record<Endpoint, ReadonlySet<ParamName>> = {
-  list: new Set([...FILTER_PARAMS, 'cursor', 'limit']),
-  count: new Set(FILTER_PARAMS), // contract 4.3: no paging parameters
+  list: new Set([...FILTER_PARAMS, 'unseen_only', 'cursor', 'limit', 'max_new']),
+  // contract 4.3: no paging parameters; decisions 11: facets and new_count
+  count: new Set([...FILTER_PARAMS, 'group_by', 'group_limit', 'include', 'include_new_count']),
   preview: new Set(PREVIEW_PARAMS),
 };
 
-/** The parameters an endpoint accepts, in catalog (check) order. */
-export function endpointParams(endpoint: Endpoint): ParamSpec[] {
-  return PARAMS.filter((p) => ENDPOINT_PARAMS[endpoint].has(p.name));
+/** The parameters an endpoint accepts on one surface, in catalog (check) order. */
+export function endpointParams(endpoint: Endpoint, surface: Surface = 'rest'): ParamSpec[] {
+  return PARAMS.filter(
+    (p) => ENDPOINT_PARAMS[endpoint].has(p.name) && (p.surface ?? surface) === surface,
+  );
 }
 
 /**

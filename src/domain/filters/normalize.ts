@@ -2,6 +2,7 @@ import { ApiError, invalidFilter, validationError } from '../errors';
 import {
   DEFAULT_LIST_LIMIT,
   MAX_PAGE_SIZE,
+  OPTION_PARAMS,
   PARAMS_BY_NAME,
   PREVIEW_MAX_LIMIT,
   acceptsParam,
@@ -20,7 +21,9 @@ import type {
   ParamSpec,
   ParseContext,
   ParsedRequest,
+  Surface,
 } from './types';
+import { defaultOptions, readOption } from './options';
 
 // The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
 // identical rules and codes (decisions 2, 5, 9). The adapters only differ in how a raw value is
@@ -38,9 +41,15 @@ export const quote = (value: string): string =>
  * value never echoed; a catalog parameter this endpoint does not take (any non-preview filter or
  * a cursor in preview, cursor/limit in count) → unsupported.
  */
-export function checkNames(endpoint: Endpoint, names: readonly string[]): void {
+export function checkNames(
+  endpoint: Endpoint,
+  names: readonly string[],
+  surface: Surface = 'rest',
+): void {
   for (const name of names) {
-    if (!PARAMS_BY_NAME.has(name)) {
+    const known = PARAMS_BY_NAME.get(name);
+    // A parameter of the other adapter (REST include, MCP include_new_count) is unknown here.
+    if (!known || (known.surface ?? surface) !== surface) {
       const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
       throw invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${quote(name)}.`);
     }
@@ -204,13 +213,19 @@ export function normalizeParams(
   raw: ReadonlyMap<string, unknown>,
   coerce: Coerce,
   ctx: ParseContext,
+  surface: Surface = 'rest',
 ): ParsedRequest {
   const values: Record<string, FilterValue> = {};
+  const options = defaultOptions();
   let cursor: string | undefined;
   let limit: number | undefined;
-  for (const spec of endpointParams(endpoint)) {
+  for (const spec of endpointParams(endpoint, surface)) {
     if (!raw.has(spec.name)) continue;
     const list = isListParam(spec, endpoint);
+    if (OPTION_PARAMS.has(spec.name)) {
+      readOption(options, spec, coerce(spec, list, raw.get(spec.name)));
+      continue;
+    }
     const value = valueOf(spec, list, coerce(spec, list, raw.get(spec.name)), ctx);
     if (spec.kind === 'cursor' && typeof value === 'string') cursor = value;
     else if (spec.kind === 'limit' && typeof value === 'number') limit = value;
@@ -225,6 +240,7 @@ export function normalizeParams(
     filter,
     limit: size,
     appliedFilters: structuredClone(filter), // a copy: the service may extend `filter`
+    options,
     ...(cursor === undefined ? {} : { cursor }),
   };
 }

@@ -46,6 +46,7 @@ const coerceJson: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
     case 'decimal':
       return decimal(name, raw);
     case 'limit':
+    case 'integer':
       return typeof raw === 'number' && Number.isInteger(raw)
         ? { type: 'number', value: raw }
         : wrongType(name, 'an integer');
@@ -70,7 +71,8 @@ export function parseToolArgs(
   checkNames(
     endpoint,
     given.map(([k]) => k),
+    'tool',
   );
   // JSON objects cannot repeat a name, so there is no `repeated` check here.
-  return normalizeParams(endpoint, new Map(given), coerceJson, ctx);
+  return normalizeParams(endpoint, new Map(given), coerceJson, ctx, 'tool');
 }

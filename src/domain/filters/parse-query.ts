@@ -40,6 +40,7 @@ const coerceText: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
       }
       return { type: 'number', value: Number(raw) };
     case 'limit':
+    case 'integer':
       if (!INTEGER.test(raw)) {
         throw validationError(name, 'bad_format', `${name} must be an integer.`);
       }
@@ -59,12 +60,12 @@ export function parseRestQuery(
   ctx: ParseContext,
 ): ParsedRequest {
   const names = Object.keys(query);
-  checkNames(endpoint, names);
+  checkNames(endpoint, names, 'rest');
   for (const name of names) {
     const value = query[name];
     if (Array.isArray(value) && value.length > 1) {
       throw invalidFilter(name, 'repeated', `Parameter ${name} is given more than once.`);
     }
   }
-  return normalizeParams(endpoint, new Map(Object.entries(query)), coerceText, ctx);
+  return normalizeParams(endpoint, new Map(Object.entries(query)), coerceText, ctx, 'rest');
 }

@@ -54,6 +54,8 @@ function restMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> 
       return { examples: ['2026-01-31T09:00:00Z', '2026-01-31'] };
     case 'limit':
       return { pattern: '^[0-9]+$' };
+    case 'integer':
+      return { pattern: '^[0-9]+$', examples: [String(spec.max ?? 10)] };
     default:
       return {};
   }
@@ -84,6 +86,8 @@ function toolMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> 
       const maximum = endpoint === 'preview' ? PREVIEW_MAX_LIMIT : MAX_PAGE_SIZE;
       return { type: 'integer', minimum: 1, maximum };
     }
+    case 'integer':
+      return { type: 'integer', minimum: spec.min, maximum: spec.max };
     default:
       return { type: 'string' };
   }
@@ -95,7 +99,7 @@ function toolMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> 
  */
 export function restQuerySchema(endpoint: Endpoint) {
   const shape: Record<string, z.ZodOptional<z.ZodString>> = {};
-  for (const spec of endpointParams(endpoint)) {
+  for (const spec of endpointParams(endpoint, 'rest')) {
     const description = describeParam(spec, endpoint);
     shape[spec.name] = z
       .string()
@@ -113,7 +117,7 @@ export function restQuerySchema(endpoint: Endpoint) {
  */
 export function toolArgsSchema(endpoint: Endpoint) {
   const shape: Record<string, z.ZodOptional<z.ZodUnknown>> = {};
-  for (const spec of endpointParams(endpoint)) {
+  for (const spec of endpointParams(endpoint, 'tool')) {
     const description = describeParam(spec, endpoint).replace('Comma-separated in REST. ', '');
     shape[spec.name] = z
       .unknown()

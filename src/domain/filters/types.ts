@@ -21,7 +21,8 @@ export type ParamKind =
   | 'decimal'
   | 'country'
   | 'cursor'
-  | 'limit';
+  | 'limit'
+  | 'integer';
 
 /**
  * The normalized filters of one request. Only parameters that were given are present; list
@@ -58,10 +59,17 @@ export type Filter = {
   liveness_status?: string;
   first_seen_after?: string;
   changed_since?: string;
+  /** List only: records not yet delivered to the account this period (decisions 11). */
+  unseen_only?: boolean;
 };
 
 export type FilterName = keyof Filter;
-export type ParamName = FilterName | 'cursor' | 'limit';
+/** Request options that shape a response but select nothing (decisions 11); never in the digest. */
+export type OptionName = 'max_new' | 'group_by' | 'group_limit' | 'include' | 'include_new_count';
+export type ParamName = FilterName | 'cursor' | 'limit' | OptionName;
+
+/** Which adapter takes a parameter; both when unset (REST `include`, MCP `include_new_count`). */
+export type Surface = 'rest' | 'tool';
 export type FilterValue = Filter[FilterName];
 
 export interface ParamSpec {
@@ -73,6 +81,23 @@ export interface ParamSpec {
   readonly level?: TaxonomyLevel;
   /** Agent-facing description (OpenAPI document and MCP input schema). */
   readonly description: string;
+  /** Only this adapter takes it; both when unset. */
+  readonly surface?: Surface;
+  /** Bounds of an `integer` kind. */
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** Parsed request options (decisions 11). */
+export interface RequestOptions {
+  /** Count facets: one or two dimensions, in the order given. */
+  groupBy?: string[];
+  /** Buckets per level, 1-100. */
+  groupLimit: number;
+  /** Count: add new_count and new_cost_millicents. */
+  includeNewCount: boolean;
+  /** List: the page's budget of new opportunities, 0-100. */
+  maxNew?: number;
 }
 
 export interface ParseContext {
@@ -89,6 +114,7 @@ export interface ParsedRequest {
   limit: number;
   /** meta.applied_filters: the normalized filters that were given (equal to `filter`). */
   appliedFilters: Filter;
+  options: RequestOptions;
 }
 
 /** A parameter value after an adapter has checked its wire shape (REST text or tool JSON). */

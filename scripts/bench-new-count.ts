@@ -1,0 +1,119 @@
+// Measures count with include=new_count, count facets and unseen_only list pages for an account
+// that has received many records this period (decisions 11), over HTTP against a seeded database.
+// Run by hand (docs/benchmarks.md):
+//   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m_facets npm run bench:new-count
+// BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
+// before timing; BENCH_RUNS (default 20) runs per figure after 2 warm-up runs.
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { bootstrap, shutdown } from '../src/bootstrap';
+import { createApp } from '../src/http/app';
+import { createAccount } from '../src/store/account-repo';
+import { createApiKey } from '../src/store/api-key-repo';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);
+
+const round = (n: number) => Math.round(n * 10) / 10;
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { median: round(at(0.5)), p95: round(at(0.95)), n: sorted.length };
+}
+async function time(fn: () => Promise<unknown>, runs = RUNS) {
+  for (let i = 0; i < 2; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  return stats(samples);
+}
+
+async function main() {
+  const deps = await bootstrap({ logger: { debug() {}, info() {}, warn() {}, error() {} } });
+  const server = createApp(deps).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Free plan (UTC calendar month) with room to work: no limit shapes the figures.
+  const account = await createAccount(deps.pool, {
+    plan: 'free',
+    name: 'bench-new-count',
+    allowance_override: 100_000_000,
+    rps_override: 100_000,
+    page_size_override: 100,
+  });
+  const { key, id: keyId } = await createApiKey(deps.pool, { accountId: account.id });
+  // The period's deliveries, written as the meter would (the ledger only: usage rows are not read
+  // by new_count). Every fifth record by id hash, up to DELIVERIES.
+  const t0 = performance.now();
+  const inserted = await deps.pool.query(
+    `INSERT INTO metering_deliveries
+       (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
+     SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', o.id, $2,
+            'bench', 0
+       FROM opportunities o WHERE o.deleted_at IS NULL
+      ORDER BY md5(o.id::text) LIMIT $3`,
+    [account.id, keyId, DELIVERIES],
+  );
+  const seedMs = performance.now() - t0;
+  const get = async (path: string) => {
+    const res = await fetch(base + path, {
+      headers: { 'X-API-Key': key, 'X-Request-ID': randomUUID() },
+    });
+    if (res.status !== 200) throw new Error(`${path} → ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const total = (await get('/v1/opportunities/count')).count;
+  const queries: Record<string, string> = {
+    'no filters': '',
+    'family data': 'job_family=data',
+    'remote US c2c rate>=80': 'remote=true&country=US&engagement_model=c2c&rate_min=80',
+  };
+  const results: Record<string, unknown> = {
+    records: total,
+    deliveries_this_period: inserted.rowCount,
+    seconds_to_write_deliveries: round(seedMs / 1000),
+    runs: RUNS,
+  };
+  for (const [name, q] of Object.entries(queries)) {
+    const sep = q ? '&' : '';
+    const sample = await get(`/v1/opportunities/count?${q}${sep}include=new_count`);
+    results[`new_count of ${name}`] = { count: sample.count, new_count: sample.new_count };
+    results[`count · ${name}`] = await time(() => get(`/v1/opportunities/count?${q}`));
+    results[`count include=new_count · ${name}`] = await time(() =>
+      get(`/v1/opportunities/count?${q}${sep}include=new_count`),
+    );
+    results[`count group_by=job_family,level · ${name}`] = await time(() =>
+      get(`/v1/opportunities/count?${q}${sep}group_by=job_family,level`),
+    );
+  }
+  // unseen_only pages: each page is new (and delivered), so the set grows as it runs.
+  const pageTimes: number[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    const page = (await get(
+      `/v1/opportunities?unseen_only=true&limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    )) as { pagination: { next_cursor: string | null } };
+    pageTimes.push(performance.now() - t);
+    cursor = page.pagination.next_cursor;
+  }
+  results['list 25 unseen_only · cursor pages'] = stats(pageTimes);
+  results['list 25 · no filters (for comparison)'] = await time(() =>
+    get('/v1/opportunities?limit=25'),
+  );
+  results['list 25 max_new=5 · no filters'] = await time(() =>
+    get('/v1/opportunities?limit=25&max_new=5'),
+  );
+  console.log(JSON.stringify(results, null, 2));
+  server.close();
+  await shutdown(deps);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

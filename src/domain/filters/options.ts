@@ -1,0 +1,102 @@
+import { DEFAULT_GROUP_LIMIT, MAX_GROUP_DIMENSIONS, isFacetDimension } from '../facets';
+import { invalidFilter, validationError } from '../errors';
+import type { Coerced, ParamSpec, RequestOptions } from './types';
+
+// The request options of decisions 11 (group_by, group_limit, include / include_new_count,
+// max_new), after the adapter coerced their wire shape. They select nothing, so they stay out of
+// the filter, its digest (the cursor) and applied_filters.
+
+export const defaultOptions = (): RequestOptions => ({
+  groupLimit: DEFAULT_GROUP_LIMIT,
+  includeNewCount: false,
+});
+
+const quote = (value: string) =>
+  JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+
+function strings(spec: ParamSpec, c: Coerced): string[] {
+  const items = c.type === 'strings' ? c.items.map((i) => i.trim()) : [];
+  if (items.length === 0 || items.some((i) => i === '')) {
+    throw validationError(
+      spec.name,
+      'bad_format',
+      `${spec.name} must not be empty or contain empty items.`,
+    );
+  }
+  return items;
+}
+
+function groupBy(spec: ParamSpec, c: Coerced): string[] {
+  const dims = strings(spec, c);
+  const seen = new Set<string>();
+  for (const dim of dims) {
+    if (!isFacetDimension(dim)) {
+      throw invalidFilter(
+        spec.name,
+        'unknown_value',
+        `Unknown group_by dimension ${quote(dim)}; one of: ${(spec.values ?? []).join(', ')}.`,
+      );
+    }
+    if (seen.has(dim)) {
+      throw invalidFilter(spec.name, 'repeated', `group_by names ${quote(dim)} twice.`);
+    }
+    seen.add(dim);
+  }
+  if (dims.length > MAX_GROUP_DIMENSIONS) {
+    throw invalidFilter(
+      spec.name,
+      'out_of_range',
+      `group_by takes at most ${MAX_GROUP_DIMENSIONS} dimensions.`,
+    );
+  }
+  return dims;
+}
+
+function include(spec: ParamSpec, c: Coerced): boolean {
+  for (const item of strings(spec, c)) {
+    if (!spec.values?.includes(item)) {
+      throw invalidFilter(
+        spec.name,
+        'unknown_value',
+        `Unknown include ${quote(item)}; one of: ${(spec.values ?? []).join(', ')}.`,
+      );
+    }
+  }
+  return true;
+}
+
+function integer(spec: ParamSpec, c: Coerced): number {
+  const min = spec.min ?? 0;
+  const max = spec.max ?? Number.MAX_SAFE_INTEGER;
+  if (c.type !== 'number' || !Number.isInteger(c.value) || c.value < min || c.value > max) {
+    throw validationError(
+      spec.name,
+      'out_of_range',
+      `${spec.name} must be an integer from ${min} to ${max}.`,
+    );
+  }
+  return c.value;
+}
+
+/** Reads one option into `options`; 400 invalid_filter for bad values, 422 for bad formats. */
+export function readOption(options: RequestOptions, spec: ParamSpec, c: Coerced): void {
+  switch (spec.name) {
+    case 'group_by':
+      options.groupBy = groupBy(spec, c);
+      return;
+    case 'group_limit':
+      options.groupLimit = integer(spec, c);
+      return;
+    case 'max_new':
+      options.maxNew = integer(spec, c);
+      return;
+    case 'include':
+      options.includeNewCount = include(spec, c);
+      return;
+    case 'include_new_count':
+      options.includeNewCount = c.type === 'boolean' && c.value;
+      return;
+    default:
+      throw new Error(`not an option: ${spec.name}`);
+  }
+}

@@ -1,0 +1,31 @@
+import type { PageDelivery } from '../billing/meter';
+import type { Opportunity } from '../domain/record';
+import type { AppDeps } from './context';
+import { START_POSITION, type Page } from './opportunity-search';
+
+/**
+ * The page as the meter served it (decisions 11). max_new may stop it before the record that
+ * would overrun the budget: next_cursor then resumes right after the last considered record (or
+ * where the page started, when it stopped at once), so nothing is skipped, and has_more stays true.
+ * unseen_only may leave out a record a parallel page delivered meanwhile: it is not new any more.
+ */
+export async function servedPage(
+  deps: AppDeps,
+  page: Page,
+  delivery: PageDelivery,
+  accountId: string,
+): Promise<{ records: Opportunity[]; nextCursor: string | null }> {
+  const all = page.records.length;
+  if (delivery.consumed >= all && delivery.servedIds.length === all) return page;
+  const served = new Set(delivery.servedIds);
+  const records = page.records.slice(0, delivery.consumed).filter((r) => served.has(r.id));
+  if (delivery.consumed >= all) return { records, nextCursor: page.nextCursor };
+  const position =
+    delivery.consumed > 0 ? page.positions[delivery.consumed - 1] : (page.start ?? START_POSITION);
+  const nextCursor = await deps.cursor.encode({
+    filterDigest: page.digest,
+    accountId,
+    position: position ?? START_POSITION,
+  });
+  return { records, nextCursor };
+}
