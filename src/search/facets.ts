@@ -26,12 +26,12 @@ export interface DimensionSpec {
   /** Keys to keep (taxonomy dimensions: the ids of one level of taxonomy_ancestors). */
   include?: string[];
   /**
-   * Buckets to ask for: every value of a closed vocabulary (then sorted here), or the group
-   * limit for open ones (country, source, currency). The index has one shard (index-mappings),
-   * where a terms aggregation's counts are exact and its top N under the order
-   * [count desc, key asc] is the exact top N, ties included.
+   * Buckets to ask for: every value, then sorted and cut here. A terms aggregation's counts are
+   * exact when every shard returns every term (an index may have several shards, issue 15), which
+   * asking for all values guarantees: a closed vocabulary's size, or OPEN_DIMENSION_SIZE for
+   * country, source and currency (whose distinct values are far fewer in practice).
    */
-  size: number | 'group_limit';
+  size: number;
   /** A bucket key (as OpenSearch returns it) → the value of the filter's type. */
   value(key: unknown, keyAsString?: string): FacetValue;
   /** The filter clause of one value. */
@@ -62,11 +62,14 @@ function taxonomyLevel(
   return { ...closed(dim, field, ids), include: ids };
 }
 
+/** Distinct values read for an open dimension: ISO countries and currencies are a few hundred. */
+export const OPEN_DIMENSION_SIZE = 10_000;
+
 function open(dim: FacetDimension, field: string, shown: (key: string) => string): DimensionSpec {
   return {
     dim,
     field,
-    size: 'group_limit',
+    size: OPEN_DIMENSION_SIZE,
     value: (key) => shown(String(key)),
     // The field's lowercase normalizer applies to the term too.
     clause: (v) => term(field, String(v).toLowerCase()),
@@ -130,13 +133,12 @@ export function dimensionSpec(dim: FacetDimension, taxonomy: Taxonomy): Dimensio
   }
 }
 
-/** The terms aggregation that counts one dimension's values. */
-export function countsAggregation(spec: DimensionSpec, groupLimit: number): Json {
-  const size = spec.size === 'group_limit' ? groupLimit : spec.size;
+/** The terms aggregation that counts every value of one dimension (the top N is cut here). */
+export function countsAggregation(spec: DimensionSpec): Json {
   return {
     terms: {
       field: spec.field,
-      size: Math.max(1, size),
+      size: Math.max(1, spec.size),
       order: [{ _count: 'desc' }, { _key: 'asc' }],
       ...(spec.include ? { include: spec.include } : {}),
     },

@@ -62,7 +62,7 @@ export async function facetCounts(
 
   const first = await aggregate(
     deps,
-    aggregationBody(query, { d: countsAggregation(outer, groupLimit) }, true),
+    aggregationBody(query, { d: countsAggregation(outer) }, true),
   );
   const groups = topBuckets(readBuckets(outer, first.aggs.d), groupLimit);
 
@@ -71,7 +71,7 @@ export async function facetCounts(
     groups.forEach((g, i) => {
       perBucket[`b${i}`] = {
         filter: outer.clause(g.value),
-        aggs: { d: countsAggregation(inner, groupLimit) },
+        aggs: { d: countsAggregation(inner) },
       };
     });
     const second = groups.length

@@ -2,6 +2,7 @@ import { FACET_DIMENSIONS } from '../../src/domain/facets';
 import { Taxonomy } from '../../src/domain/taxonomy';
 import { idChunks, excludingIds } from '../../src/search/exclusions';
 import {
+  OPEN_DIMENSION_SIZE,
   compareBuckets,
   countsAggregation,
   dimensionSpec,
@@ -34,7 +35,7 @@ describe('dimensions', () => {
   });
 
   it('taxonomy dimensions count one level of the ancestors, all of its ids', () => {
-    const agg = countsAggregation(dimensionSpec('job_family', taxonomy), 3) as {
+    const agg = countsAggregation(dimensionSpec('job_family', taxonomy)) as {
       terms: { field: string; include: string[]; size: number };
     };
     expect(agg.terms.field).toBe('taxonomy_ancestors');
@@ -43,9 +44,13 @@ describe('dimensions', () => {
     expect(agg.terms.size).toBe(agg.terms.include.length);
   });
 
-  it('open dimensions ask for the group limit, ordered by count then key', () => {
-    expect(countsAggregation(dimensionSpec('source', taxonomy), 7)).toEqual({
-      terms: { field: 'sources', size: 7, order: [{ _count: 'desc' }, { _key: 'asc' }] },
+  it('open dimensions ask for every value (exact on any number of shards)', () => {
+    expect(countsAggregation(dimensionSpec('source', taxonomy))).toEqual({
+      terms: {
+        field: 'sources',
+        size: OPEN_DIMENSION_SIZE,
+        order: [{ _count: 'desc' }, { _key: 'asc' }],
+      },
     });
   });
 });
