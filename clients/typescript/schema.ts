@@ -365,6 +365,26 @@ export interface components {
     };
     CountEnvelope: {
       count: number;
+      /** @description With group_by: the top group_limit buckets by count descending, then value; a bucket counts what the same filters plus that value count. */
+      groups?: {
+        /** @description The bucket value, of the filter type (remote buckets are booleans). */
+        value: string | boolean;
+        count: number;
+        /** @description The second group_by dimension inside this bucket. */
+        groups?: {
+          /** @description The bucket value, of the filter type (remote buckets are booleans). */
+          value: string | boolean;
+          count: number;
+        }[];
+        /** @description Matching records in no returned bucket of this level, missing values included. */
+        other_count?: number;
+      }[];
+      /** @description Matching records in no returned bucket of this level, missing values included. */
+      other_count?: number;
+      /** @description With include=new_count: matching records not yet delivered to this account in the current period (what listing them all would consume). */
+      new_count?: number;
+      /** @description With include=new_count: what listing them all would take from the prepaid wallet after the remaining included allowance. */
+      new_cost_millicents?: number;
       meta: {
         request_id: string;
         /** @description The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers. */
@@ -602,10 +622,14 @@ export interface operations {
         first_seen_after?: string;
         /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         changed_since?: string;
+        /** @description true: only opportunities not yet delivered to this account in the current period, so every record returned is new and spends allowance (repeats are left out). Bound to the cursor like any filter. Check the cost first with count and include=new_count. */
+        unseen_only?: 'true' | 'false';
         /** @description Opaque signed token from pagination.next_cursor. Pass it back unchanged with exactly the same filters (the limit may change); it is bound to the filters and the account, otherwise malformed_cursor. Omit it for the first page. */
         cursor?: string;
         /** @description Page size, an integer from 1 to 100 (default 25); above the account's maximum page size gives page_size_exceeded. */
         limit?: string;
+        /** @description Budget of new opportunities for this page, an integer from 0 to 100: the page stops before the record that would be the (max_new+1)-th new one (repeats still come, up to limit), has_more stays true and next_cursor continues right after the last returned record, so nothing is skipped. 0 returns only repeats. Not bound to the cursor: it may change from page to page. */
+        max_new?: string;
       };
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
@@ -960,6 +984,12 @@ export interface operations {
         first_seen_after?: string;
         /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         changed_since?: string;
+        /** @description Comma-separated in REST. Count facets: one or two dimensions (the second nests inside each bucket of the first). Adds groups: [{ value, count, groups? }] (by count descending, then value) and other_count (matching records in no returned bucket) at each level. A bucket counts what the same filters plus that value count; taxonomy buckets include descendants. */
+        group_by?: string;
+        /** @description Buckets per level, an integer from 1 to 100 (default 10). */
+        group_limit?: string;
+        /** @description Comma-separated in REST. new_count: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free. */
+        include?: string;
       };
       header?: {
         /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
