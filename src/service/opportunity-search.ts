@@ -47,10 +47,15 @@ export async function searchPage(
     liveOnly: options.liveOnly,
     excludeIds: options.excludeIds,
   });
-  const hits = (await cachedSearch(deps, 'pages', body, async () => {
+  const load = async (): Promise<Hit[]> => {
     const res = await searchCall(() => deps.search.search({ index: deps.alias, body }));
     return res.body.hits.hits as Hit[];
-  })) as Hit[];
+  };
+  // An unseen_only page carries the account's delivered ids (megabytes at 200,000 deliveries) and
+  // changes with every delivery: caching it would only fill memory with single-use entries.
+  const hits = options.excludeIds?.length
+    ? await load()
+    : ((await cachedSearch(deps, 'pages', body, load)) as Hit[]);
   const page = hits.filter((h) => h._source?.record).slice(0, request.limit);
   const records = page.map((h) => h._source?.record as Opportunity);
   const positions = page.map((h): SearchAfter => [Number(h.sort?.[0]), String(h.sort?.[1])]);
