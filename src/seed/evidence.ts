@@ -1,4 +1,4 @@
-import type { Opportunity } from '../record';
+import type { Opportunity } from '../domain/record';
 import { rateText } from './pay';
 import type { Rng } from './prng';
 

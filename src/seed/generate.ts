@@ -1,7 +1,7 @@
-import type { Opportunity } from '../record';
-import type { Taxonomy } from '../taxonomy';
-import type { TaxonomyCatalog } from '../taxonomy/catalog';
-import type { EngagementModel, WorkStructure } from '../vocab';
+import type { Opportunity } from '../domain/record';
+import type { Taxonomy } from '../domain/taxonomy';
+import type { TaxonomyCatalog } from '../domain/taxonomy/catalog';
+import type { EngagementModel, WorkStructure } from '../domain/vocab';
 import { drawEvidence } from './evidence';
 import { drawPlace, type Place } from './location';
 import { OrganizationPool } from './organizations';

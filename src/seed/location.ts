@@ -1,4 +1,4 @@
-import type { Location } from '../record';
+import type { Location } from '../domain/record';
 import { COUNTRIES, type Country } from './places';
 import type { Rng } from './prng';
 

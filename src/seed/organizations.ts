@@ -1,4 +1,4 @@
-import type { Opportunity } from '../record';
+import type { Opportunity } from '../domain/record';
 import type { Rng } from './prng';
 
 // Invented organizations. A staffing firm is not automatically the employer (contract 2.1), so the

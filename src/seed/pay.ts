@@ -1,5 +1,5 @@
-import type { Rate } from '../record';
-import type { LEVELS, PayBasis, WorkStructure } from '../vocab';
+import type { Rate } from '../domain/record';
+import type { LEVELS, PayBasis, WorkStructure } from '../domain/vocab';
 import type { PayMarket } from './places';
 import type { Rng, Weighted } from './prng';
 

@@ -1,6 +1,6 @@
-import type { Taxonomy } from '../taxonomy';
-import type { TaxonomyCatalog } from '../taxonomy/catalog';
-import type { LEVELS, TECHNOLOGY_CLASSIFICATIONS } from '../vocab';
+import type { Taxonomy } from '../domain/taxonomy';
+import type { TaxonomyCatalog } from '../domain/taxonomy/catalog';
+import type { LEVELS, TECHNOLOGY_CLASSIFICATIONS } from '../domain/vocab';
 import type { Rng, Weighted } from './prng';
 import { subfamilyPool, technologiesOf } from './skills';
 

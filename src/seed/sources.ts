@@ -1,4 +1,4 @@
-import type { Opportunity } from '../record';
+import type { Opportunity } from '../domain/record';
 import type { OrganizationKind } from './organizations';
 import type { Rng, Weighted } from './prng';
 import { iso } from './timeline';

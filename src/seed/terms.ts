@@ -1,5 +1,5 @@
-import type { Opportunity } from '../record';
-import type { EngagementModel, LivenessStatus, WorkStructure } from '../vocab';
+import type { Opportunity } from '../domain/record';
+import type { EngagementModel, LivenessStatus, WorkStructure } from '../domain/vocab';
 import type { Rng, Weighted } from './prng';
 
 // The commercial terms of a posting and how they hang together: W2/1099/C2C are US terms (abroad,

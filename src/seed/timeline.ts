@@ -1,4 +1,4 @@
-import type { LivenessStatus, PUBLISHED_PRECISIONS } from '../vocab';
+import type { LivenessStatus, PUBLISHED_PRECISIONS } from '../domain/vocab';
 import type { Rng } from './prng';
 
 // When a posting was published, seen, changed and last verified, kept in the order the service

@@ -1,4 +1,4 @@
-import { generateOpportunities } from '../domain/seed/generate';
+import { generateOpportunities } from '../seed/generate';
 import { loadTaxonomyCatalog } from '../domain/taxonomy/catalog';
 import type { Opportunity } from '../domain/record';
 import { NO_PROGRESS, type Progress } from '../infra/progress';

@@ -1,12 +1,12 @@
 import { Opportunity } from '../../src/domain/record';
-import { ADVERSARIAL_TEXTS } from '../../src/domain/seed/evidence';
+import { ADVERSARIAL_TEXTS } from '../../src/seed/evidence';
 import {
   DEFAULT_SEED_NOW,
   generateOpportunities,
   type GenerateOptions,
-} from '../../src/domain/seed/generate';
-import { Rng } from '../../src/domain/seed/prng';
-import { iso } from '../../src/domain/seed/timeline';
+} from '../../src/seed/generate';
+import { Rng } from '../../src/seed/prng';
+import { iso } from '../../src/seed/timeline';
 import { loadTaxonomyCatalog, taxonomyFromCatalog } from '../../src/domain/taxonomy/catalog';
 
 const catalog = loadTaxonomyCatalog();
