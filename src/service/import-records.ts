@@ -1,10 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { ImportDeletion, isDeletionLine } from '../domain/import-deletion';
 import { Opportunity } from '../domain/record';
 import { taxonomyProblems } from '../domain/record-consistency';
 import { NO_PROGRESS, type Progress } from '../infra/progress';
 import { syncIncremental, type SyncResult } from '../search/sync';
-import { upsertOpportunities, type UpsertResult } from '../store/opportunity-repo';
+import {
+  deleteOpportunities,
+  upsertOpportunities,
+  type UpsertResult,
+} from '../store/opportunity-repo';
 import type { AppDeps } from './context';
 
 export interface RejectedLine {
@@ -12,44 +17,77 @@ export interface RejectedLine {
   errors: string[];
 }
 
+export interface ImportStoreResult extends UpsertResult {
+  /** Records removed by deletion lines (each a tombstone in the change feed). */
+  deleted: number;
+}
+
 export interface ImportReport {
   ok: boolean;
   lines: number;
   valid: number;
   rejected: RejectedLine[];
-  store: UpsertResult;
+  store: ImportStoreResult;
   sync: SyncResult;
 }
+
+/** A pending line of the batch: a record to upsert, or the line number of a deletion. */
+type Pending = { record: Opportunity } | { deleteLine: number };
 
 const BATCH = 1000;
 const MAX_REPORTED = 1000;
 
 /**
- * `import FILE` (decisions 10): NDJSON, one public record a line, taken as canonical. A bad line is
- * reported by number and reason and nothing of it is written; valid lines are upserted by id in
- * batches, then synced to the index before this returns. Blank lines are skipped.
+ * `import FILE` (decisions 10): NDJSON, one public record a line, taken as canonical, or a deletion
+ * line `{"id": "...", "deleted": true}` that removes a stored record exactly as `delete ID` does
+ * (its tombstone appears in the change feed). A bad line is reported by number and reason and
+ * nothing of it is written; a deletion line whose id is not a stored record at that point of the
+ * file is a bad line too. Valid lines are applied in batches, in file order, then synced to the
+ * index before this returns. Blank lines are skipped.
  */
 export async function importNdjson(
   deps: AppDeps,
   file: string,
   progress: Progress = NO_PROGRESS,
 ): Promise<ImportReport> {
-  const store: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+  const store: ImportStoreResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const rejected: RejectedLine[] = [];
   let rejectedCount = 0;
   let lines = 0;
   let valid = 0;
-  // Keyed by id: a later line for the same id wins, and one batch never upserts an id twice.
-  let batch = new Map<string, Opportunity>();
+  const reject = (line: number, errors: string[]) => {
+    rejectedCount++;
+    if (rejected.length < MAX_REPORTED) rejected.push({ line, errors });
+  };
+  // Keyed by id: a later record line for the same id wins, and one batch never touches an id
+  // twice. A deletion meeting a pending line of the same id flushes first, so file order holds
+  // (a record then its deletion removes it; a deletion then the record stores it again).
+  let batch = new Map<string, Pending>();
   progress.phase('store', null);
 
   const flush = async () => {
     if (!batch.size) return;
-    const result = await upsertOpportunities(deps.pool, [...batch.values()], deps.taxonomy.version);
+    const records: Opportunity[] = [];
+    const deletions = new Map<string, number>();
+    for (const [id, pending] of batch) {
+      if ('record' in pending) records.push(pending.record);
+      else deletions.set(id, pending.deleteLine);
+    }
+    batch = new Map();
+    const result = await upsertOpportunities(deps.pool, records, deps.taxonomy.version);
     store.inserted += result.inserted;
     store.updated += result.updated;
     store.unchanged += result.unchanged;
-    batch = new Map();
+    if (!deletions.size) return;
+    const removed = new Set(await deleteOpportunities(deps.pool, [...deletions.keys()]));
+    store.deleted += removed.size;
+    for (const [id, line] of deletions) {
+      if (removed.has(id)) continue;
+      valid--;
+      reject(line, [`id: ${id} is not a stored record (never imported, or already removed)`]);
+    }
+    // Reported in line order whatever the batch order.
+    rejected.sort((a, b) => a.line - b.line);
   };
 
   const input = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -59,12 +97,19 @@ export async function importNdjson(
     if (!text.trim()) continue;
     const result = validateLine(text, deps);
     if (Array.isArray(result)) {
-      rejectedCount++;
-      if (rejected.length < MAX_REPORTED) rejected.push({ line: lines, errors: result });
+      reject(lines, result);
       continue;
     }
-    batch.set(result.id, result);
     valid++;
+    if ('deleted' in result) {
+      const id = result.id.toLowerCase();
+      if (batch.has(id)) await flush();
+      batch.set(id, { deleteLine: lines });
+    } else {
+      const pending = batch.get(result.id.toLowerCase());
+      if (pending && 'deleteLine' in pending) await flush();
+      batch.set(result.id.toLowerCase(), { record: result });
+    }
     if (batch.size >= BATCH) await flush();
   }
   await flush();
@@ -72,12 +117,17 @@ export async function importNdjson(
   return { ok: rejectedCount === 0, lines, valid, rejected, store, sync };
 }
 
-function validateLine(text: string, deps: AppDeps): Opportunity | string[] {
+function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion | string[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return ['not valid JSON'];
+  }
+  if (isDeletionLine(json)) {
+    const deletion = ImportDeletion.safeParse(json);
+    if (deletion.success) return deletion.data;
+    return deletion.error.issues.map((i) => `${i.path.join('.') || '(deletion)'}: ${i.message}`);
   }
   const parsed = Opportunity.safeParse(json);
   if (!parsed.success) {
