@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { callerOf } from '../http/caller';
@@ -11,6 +11,7 @@ import { checkOrigin } from './origin';
 import { createMcpServer, type RequestScope } from './server';
 import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
+import { fromTransportRefusal, notJsonRpc, unsupportedContentType } from './transport-refusals';
 
 // The tool-protocol endpoint (contract 4.6, decisions 9): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
@@ -24,17 +25,19 @@ const CHALLENGE: Partial<Record<ApiError['code'], string>> = {
   revoked_api_key: 'Bearer realm="mcp", error="invalid_token"',
 };
 
-/** The transport's own error shape, so a client sees one format for every protocol-level refusal. */
-function jsonRpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
-}
+/** The headers the transport reads; the rest of the request is none of its business. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
 
 export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const tools = createTools(deps, reads);
   const taxonomy = taxonomyDocument(deps.taxonomy).body;
   const authenticated = new WeakMap<Request, AuthContext>();
-  const parseJson = express.json({ limit: BODY_LIMIT });
+  // What the SDK transport takes for JSON is parsed; anything else is refused before the body is read.
+  const parseJson = express.json({
+    limit: BODY_LIMIT,
+    type: (req) => isJsonContentType(req.headers['content-type']),
+  });
 
   // decisions 8: responses to authenticated requests are never cached, errors included.
   router.use((_req, res, next) => {
@@ -63,16 +66,17 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     );
   };
 
-  /** Parsed here, after authentication, so an anonymous caller's body is never read. */
+  /**
+   * Parsed here, after authentication, so an anonymous caller's body is never read. Every refusal
+   * goes to the app's error handler: a documented status and the envelope (decisions 8).
+   */
   const body = (req: Request, res: Response, next: NextFunction): void => {
+    if (!isJsonContentType(req.get('content-type'))) return next(unsupportedContentType());
     parseJson(req, res, (err?: unknown) => {
-      if (err === undefined) return next();
-      // What the SDK transport answers when it parses the body itself.
-      const type = typeof err === 'object' && err !== null && 'type' in err ? err.type : undefined;
-      if (type === 'entity.too.large') {
-        return jsonRpcError(res, 413, -32000, `Request body exceeds ${BODY_LIMIT}.`);
-      }
-      return jsonRpcError(res, 400, -32700, 'Parse error: Invalid JSON');
+      if (err !== undefined) return next(err);
+      // An empty body leaves nothing parsed: no JSON-RPC message.
+      if (req.body === undefined) return next(notJsonRpc());
+      next();
     });
   };
 
@@ -84,7 +88,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     // call that reads is then limited and metered by the ReadService and sets its own headers.
     res.set(await reads.admitProtocolMessage(caller));
     const server = createMcpServer(tools, requestScope(caller, res, deps), taxonomy);
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
@@ -92,29 +96,54 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
       void transport.close().catch(() => undefined);
       void server.close().catch(() => undefined);
     });
-    try {
-      await server.connect(transport);
-      // express.Request widened to the IncomingMessage the transport reads; req.auth is not set on
-      // this route, so the transport forwards no auth info of ours.
-      const incoming: IncomingMessage = req;
-      await transport.handleRequest(incoming, res, req.body);
-    } catch (err) {
-      deps.logger.error('mcp transport error', {
-        request_id: req.requestId,
-        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-      });
-      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal server error');
+    await server.connect(transport);
+    // The web-standard transport hands back a Response instead of writing to ours, so that its
+    // refusals can be rendered as the envelope. The body is already parsed (and bounded) above.
+    const headers = new Headers();
+    for (const name of TRANSPORT_HEADERS) {
+      const value = req.get(name);
+      if (value !== undefined) headers.set(name, value);
     }
+    const reply = await transport.handleRequest(
+      new Request('http://mcp.local/mcp', { method: 'POST', headers }),
+      { parsedBody: req.body },
+    );
+    if (reply.status >= 400) throw await refusalOf(reply);
+    res.status(reply.status);
+    const type = reply.headers.get('content-type');
+    if (type) res.setHeader('Content-Type', type);
+    res.end(reply.body ? Buffer.from(await reply.arrayBuffer()) : undefined);
   });
 
   // A stateless server offers no GET stream and no session to DELETE: 405, as in the SDK's
   // stateless example, whatever the credentials.
-  router.all('/', (_req, res) => {
-    res.setHeader('Allow', 'POST');
-    jsonRpcError(res, 405, -32000, 'Method not allowed.');
+  router.all('/', (_req, _res, next) => {
+    const err = new ApiError('method_not_allowed', 'The MCP endpoint takes POST only (stateless).');
+    err.headers = { Allow: 'POST' };
+    next(err);
   });
 
   return router;
+}
+
+/** The ApiError for a refusal of the transport; what is not the caller's fault becomes a 500. */
+async function refusalOf(reply: globalThis.Response): Promise<unknown> {
+  const text = await reply.text().catch(() => '');
+  let error: { code?: unknown; data?: unknown } | undefined;
+  try {
+    error = (JSON.parse(text) as { error?: typeof error }).error;
+  } catch {
+    error = undefined;
+  }
+  const refusal = {
+    status: reply.status,
+    rpcCode: typeof error?.code === 'number' ? error.code : undefined,
+    hasData: error?.data !== undefined,
+  };
+  return (
+    fromTransportRefusal(refusal) ??
+    new Error(`mcp transport answered ${reply.status}: ${text.slice(0, 500)}`)
+  );
 }
 
 /**

@@ -114,18 +114,142 @@ describe('authentication before the protocol', () => {
   });
 });
 
-describe('protocol edges', () => {
-  it.each(['GET', 'DELETE', 'PUT'])('%s /mcp → 405 Allow: POST', async (method) => {
-    const res = await fetch(`${baseUrl}/mcp`, { method });
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)', () => {
+  /** The envelope of decisions 4, its request id the X-Request-ID header, and nothing else. */
+  async function expectEnvelope(res: Response, status: number, code: string, parameter?: string) {
+    const body = (await res.json()) as { error: Record<string, unknown> };
+    expect({ status: res.status, body }).toEqual({
+      status,
+      body: {
+        error: {
+          code,
+          message: expect.any(String),
+          request_id: res.headers.get('x-request-id'),
+          ...(parameter ? { details: { parameter, reason: expect.any(String) } } : {}),
+        },
+      },
+    });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  }
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+  it.each(['GET', 'DELETE', 'PUT', 'PATCH'])('%s /mcp → 405 Allow: POST', async (method) => {
+    const keys: Record<string, string>[] = [{}, { 'X-API-Key': await newKey() }];
+    for (const headers of keys) {
+      const res = await fetch(`${baseUrl}/mcp`, { method, headers });
+      expect(res.headers.get('allow')).toBe('POST');
+      await expectEnvelope(res, 405, 'method_not_allowed');
+    }
   });
 
-  it('a body that is not JSON → the JSON-RPC parse error', async () => {
+  it('a body that is not JSON → 422 validation_error naming the body', async () => {
     const res = await post('{"jsonrpc":', { 'X-API-Key': await newKey() });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    await expectEnvelope(res, 422, 'validation_error', 'body');
+  });
+
+  it.each([
+    ['empty', ''],
+    ['an empty object', '{}'],
+    ['a JSON scalar', '42'],
+    ['not JSON-RPC', '{"hello":"world"}'],
+    ['a batch with a bad member', `[${ping},{"id":2}]`],
+    [
+      'a batch of more than 100',
+      JSON.stringify(
+        Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+      ),
+    ],
+    [
+      'an initialize inside a batch',
+      JSON.stringify([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+    ],
+  ])('a body that is %s → 422 validation_error naming the body', async (_label, body) => {
+    const res = await post(body, { 'X-API-Key': await newKey() });
+    await expectEnvelope(res, 422, 'validation_error', 'body');
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['without text/event-stream', 'application/json'],
+    ['without application/json', 'text/event-stream'],
+    ['text/html', 'text/html'],
+  ])('Accept %s → 422 validation_error naming Accept (not the SDK 406)', async (_label, accept) => {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'X-API-Key': await newKey(),
+    };
+    if (accept !== undefined) headers.Accept = accept;
+    const res = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers, body: ping });
+    await expectEnvelope(res, 422, 'validation_error', 'Accept');
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['text/plain', 'text/plain'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['text/plain with a JSON parameter', 'text/plain; a=application/json'],
+  ])(
+    'Content-Type %s → 422 validation_error naming Content-Type (not the SDK 415)',
+    async (_label, type) => {
+      const headers: Record<string, string> = {
+        Accept: 'application/json, text/event-stream',
+        'X-API-Key': await newKey(),
+      };
+      if (type !== undefined) headers['Content-Type'] = type;
+      const res = await fetch(`${baseUrl}/mcp`, { method: 'POST', headers, body: ping });
+      await expectEnvelope(res, 422, 'validation_error', 'Content-Type');
+    },
+  );
+
+  it('an unsupported MCP-Protocol-Version → 422 validation_error naming it', async () => {
+    const res = await post(ping, {
+      'X-API-Key': await newKey(),
+      'MCP-Protocol-Version': '1999-01-01',
+    });
+    await expectEnvelope(res, 422, 'validation_error', 'MCP-Protocol-Version');
+  });
+
+  it('a body past 1 MB → 413 payload_too_large', async () => {
+    const res = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+        params: { x: 'a'.repeat(1_100_000) },
+      }),
+      {
+        'X-API-Key': await newKey(),
+      },
+    );
+    await expectEnvelope(res, 413, 'payload_too_large');
+  });
+
+  it('well-formed messages are still answered in JSON-RPC: an unknown method, a notification', async () => {
+    const key = await newKey();
+    const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'no/such' }), {
+      'X-API-Key': key,
+    });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601 } });
+    const note = await post(
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      {
+        'X-API-Key': key,
+      },
+    );
+    expect(note.status).toBe(202);
   });
 });
 
