@@ -1,6 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { ApiError } from '../domain/errors';
 import { allocate } from './allocate';
+import { inlineParams } from './inline-sql';
 import {
   ACCOUNT_WITH_USAGE,
   LOCK_ACCOUNT,
@@ -23,6 +24,8 @@ import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable }
 import { pruneRequestIds, spendRequestIdAtOnce } from './request-ids';
 import { meteringTransaction } from './transaction';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
+
+const PERIOD_GUESSES = 10_000;
 
 /** Who a metered request is billed to: the authenticated account and the key it used. */
 export interface BillingSubject {
@@ -65,6 +68,7 @@ export class Meter {
   private readonly now: () => Date;
   private readonly pruneOneIn: number;
   private readonly timeoutMs: number;
+  private readonly periodGuesses = new Map<string, Date>();
 
   constructor(
     private readonly pool: Pool,
@@ -114,7 +118,9 @@ export class Meter {
     // Zero-result pages consume nothing (contract 8.2.2): no lock, no write.
     if (opportunityIds.length === 0) return noDelivery(await this.snapshot(subject));
     const outcome = await failClosed(() =>
-      this.transaction((client) => this.record(client, subject, requestId, opportunityIds, rules)),
+      meteringTransaction(this.pool, this.timeoutMs, (client, begin) =>
+        this.record(client, begin, subject, requestId, opportunityIds, rules),
+      ),
     );
     // After the commit: only what was recorded and charged is counted.
     metrics.delivered(outcome);
@@ -150,6 +156,7 @@ export class Meter {
       if (!row) throw new Error(`account ${subject.accountId} not found`);
       const account = toAccountBilling(row);
       const period = periodOf(account, now);
+      this.rememberPeriod(subject.accountId, period);
       // The latest usage row counts only when it is this period's (a new period starts at zero).
       const current = row.usage_period_start?.getTime() === period.start.getTime();
       return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE);
@@ -165,24 +172,38 @@ export class Meter {
    */
   private async record(
     client: PoolClient,
+    begin: string,
     subject: BillingSubject,
     requestId: string,
     pageIds: readonly string[],
     rules: PageRules,
   ): Promise<PageDelivery> {
     const now = this.now();
-    const locked = (await client.query<AccountRow>(LOCK_ACCOUNT, [subject.accountId])).rows[0];
+    // Steps 1 and 2 in ONE round trip when the period is known from an earlier call: BEGIN, the
+    // lock, then the read as its own statement (in a multi-statement query each statement still
+    // takes its own snapshot, so the read sees what the previous holder of the lock committed).
+    // The guess is checked against the locked row; a wrong one (a new period) reads again.
+    const guess = this.periodGuesses.get(subject.accountId);
+    const readNew = (start: Date) => [subject.accountId, subject.keyId, start, pageIds] as const;
+    const results = (await client.query(
+      [
+        begin,
+        inlineParams(LOCK_ACCOUNT, [subject.accountId]),
+        ...(guess ? [inlineParams(USAGE_AND_NEW_IDS, readNew(guess))] : []),
+      ].join(';\n'),
+    )) as unknown as QueryResult[];
+    const locked = results[guess ? results.length - 2 : results.length - 1]?.rows[0] as
+      AccountRow | undefined;
     if (!locked) throw new Error(`account ${subject.accountId} not found`);
     const account = toAccountBilling(locked);
     const period = periodOf(account, now);
+    this.rememberPeriod(subject.accountId, period);
 
-    const { rows } = await client.query<UsageAndNewRow>(USAGE_AND_NEW_IDS, [
-      subject.accountId,
-      subject.keyId,
-      period.start,
-      pageIds,
-    ]);
-    const state = rows[0];
+    const state =
+      guess?.getTime() === period.start.getTime()
+        ? (results[results.length - 1]?.rows[0] as UsageAndNewRow | undefined)
+        : (await client.query<UsageAndNewRow>(USAGE_AND_NEW_IDS, [...readNew(period.start)]))
+            .rows[0];
     if (!state?.key_found)
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
     const usage = toUsage(state);
@@ -241,8 +262,14 @@ export class Meter {
     };
   }
 
-  private transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    return meteringTransaction(this.pool, this.timeoutMs, fn);
+  /** The account's period as last seen, bounded (oldest first out): only ever a guess, checked. */
+  private rememberPeriod(accountId: string, period: Period): void {
+    this.periodGuesses.delete(accountId);
+    this.periodGuesses.set(accountId, period.start);
+    if (this.periodGuesses.size > PERIOD_GUESSES) {
+      const oldest = this.periodGuesses.keys().next();
+      if (!oldest.done) this.periodGuesses.delete(oldest.value);
+    }
   }
 }
 

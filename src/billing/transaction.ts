@@ -7,16 +7,15 @@ import { withTransaction } from '../store/db';
  * asynchronous: a transaction that only locked and read (a page of repeats) or only spent a request
  * id need not wait for a disk flush; the statement that records money restores the server's
  * configured durability (ledger-sql RECORD_DELIVERY), so a delivery is durable when COMMIT returns.
+ * `fn` begins it: its first query must start with `begin`, so that BEGIN, the settings and its
+ * first statements cost one round trip (issue 13: Postgres round trips per request).
  */
 export function meteringTransaction<T>(
   pool: Pool,
   timeoutMs: number,
-  fn: (client: PoolClient) => Promise<T>,
+  fn: (client: PoolClient, begin: string) => Promise<T>,
 ): Promise<T> {
   const ms = Math.max(1, Math.floor(timeoutMs));
-  return withTransaction(
-    pool,
-    fn,
-    `BEGIN; SET LOCAL lock_timeout = ${ms}; SET LOCAL statement_timeout = ${ms}; SET LOCAL synchronous_commit = off`,
-  );
+  const begin = `BEGIN; SET LOCAL lock_timeout = ${ms}; SET LOCAL statement_timeout = ${ms}; SET LOCAL synchronous_commit = off`;
+  return withTransaction(pool, (client) => fn(client, begin), null);
 }

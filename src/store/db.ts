@@ -48,14 +48,15 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 /**
- * Runs `fn` in one transaction. `begin` may extend BEGIN with SET LOCAL statements. A checked-out
+ * Runs `fn` in one transaction. `begin` may extend BEGIN with SET LOCAL statements; null means `fn`
+ * sends BEGIN itself, as the start of its first query (one round trip fewer). A checked-out
  * client whose connection dies emits 'error'; unheard, that event would crash the process. Heard,
  * it marks the client to be discarded rather than returned to the pool.
  */
 export async function withTransaction<T>(
   pool: Pool,
   fn: (client: PoolClient) => Promise<T>,
-  begin = 'BEGIN',
+  begin: string | null = 'BEGIN',
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
@@ -64,7 +65,7 @@ export async function withTransaction<T>(
   };
   client.on('error', onError);
   try {
-    await client.query(begin);
+    if (begin !== null) await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

@@ -189,6 +189,23 @@ describe('deliver', () => {
     expect((await april.snapshot(s)).used).toBe(2);
   });
 
+  it('reads the new period when the one it remembered has ended (one meter, the clock moves)', async () => {
+    // The meter guesses an account's period from its last call to save a round trip (issue 13);
+    // a guess made stale by the clock must never count the old period's deliveries.
+    const s = await subjectFor({ allowanceOverride: 5 });
+    let now = new Date('2025-06-30T23:59:59Z');
+    const moving = new Meter(ctx.deps.pool, { now: () => now });
+    const ids = opportunityIds(2);
+    expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(2);
+    expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(0);
+    now = new Date('2025-07-01T00:00:00Z');
+    const next = await moving.deliver(s, randomUUID(), [...ids, ...opportunityIds(1)]);
+    expect(next).toMatchObject({ newCount: 3, includedNewCount: 3, chargeMillicents: 0 });
+    expect(next.usage).toMatchObject({ used: 3, remaining: 2 });
+    expect(next.usage.periodStart.toISOString()).toBe('2025-07-01T00:00:00.000Z');
+    expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(0);
+  });
+
   it('bills a paid plan by its stored period', async () => {
     const s = await subjectFor({
       planId: 'builder',
