@@ -1,4 +1,4 @@
-import { createLogger } from '../../src/infra/logger';
+import { batchedStderr, createLogger } from '../../src/infra/logger';
 import { redact, redactString } from '../../src/infra/redact';
 import { runWithRequestId } from '../../src/infra/request-context';
 
@@ -79,4 +79,16 @@ it('redact leaves ordinary values alone', () => {
     c: [true, null],
   });
   expect(redactString('Authorization: Bearer tok.en')).toBe('Authorization: Bearer [redacted]');
+});
+
+it('writes the lines of one event-loop turn together, in order (issue 13: logging cost)', async () => {
+  const writes: string[] = [];
+  const write = batchedStderr({ write: (text: string) => writes.push(text) });
+  write('a');
+  write('b');
+  expect(writes).toEqual([]);
+  await new Promise((resolve) => setImmediate(resolve));
+  write('c');
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(writes).toEqual(['a\nb\n', 'c\n']);
 });
