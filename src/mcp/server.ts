@@ -8,8 +8,9 @@ import {
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, toEnvelope } from '../domain/errors';
-import type { TaxonomyEnvelope } from '../domain/envelopes';
+import type { ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
 import type { Logger } from '../infra/logger';
+import { listJson } from '../service/list-json';
 import type { Caller } from '../service/read-service';
 import { SERVER_INSTRUCTIONS } from './descriptions';
 import { registerResources } from './resources';
@@ -38,7 +39,8 @@ export interface RequestScope {
 function toolResult(envelope: object, isError: boolean): CallToolResult {
   const structuredContent: Record<string, unknown> = { ...envelope };
   return {
-    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
+    content: [{ type: 'text', text: listJson(envelope as ListEnvelope) }],
     structuredContent,
     ...(isError ? { isError: true } : {}),
   };

@@ -22,6 +22,7 @@ import {
   type ListEnvelope,
 } from './envelopes';
 import { countFigures } from './count-extras';
+import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
 import { usageEnvelope } from './usage';
@@ -137,7 +138,7 @@ export class ReadService {
         usage: usageHeaders(outcome.usage, outcome, {
           marketplaceVerified: caller.marketplaceVerified,
         }),
-        etag: representationTag(servedBody),
+        etag: listRepresentationTag(servedBody),
       };
     });
   }
@@ -175,7 +176,7 @@ export class ReadService {
     records: readonly { id: string }[],
     revalidation: Revalidation,
   ): Promise<Work<ListEnvelope> | null> {
-    const etag = representationTag(body);
+    const etag = listRepresentationTag(body);
     if (!revalidation(etag)) return null;
     const snapshot = await this.meter.snapshot(subject(caller));
     const ids = records.map((r) => r.id);

@@ -1,6 +1,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, validationError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
+import type { ListEnvelope } from '../../domain/envelopes';
+import { listJson } from '../../service/list-json';
 import type { ReadService, Served } from '../../service/read-service';
 import { callerOf } from '../caller';
 import { ifNoneMatchMatches } from '../etag';
@@ -19,6 +21,15 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
     if (served.notModified) res.status(304).end();
     else res.json(served.body);
   };
+  // A list page's records are serialized once per cached page, not per request (service/list-json).
+  const sendList = (res: Response, served: Served<ListEnvelope>) => {
+    if (served.notModified) return send(res, served);
+    res.set(served.headers);
+    if (served.etag) res.set('ETag', served.etag);
+    // What res.json would send: the same Content-Type, the same bytes.
+    res.set('Content-Type', 'application/json');
+    res.send(listJson(served.body));
+  };
   // If-None-Match, compared by RFC 9110's rules (http/etag.ts), for list and count.
   const revalidation = (req: Request) => {
     const field = req.get('if-none-match');
@@ -26,7 +37,10 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   };
 
   router.get('/v1/opportunities', requireKey, async (req, res) => {
-    send(res, await reads.list(caller(req), { from: 'rest', query: req.query }, revalidation(req)));
+    sendList(
+      res,
+      await reads.list(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
+    );
   });
   router.get('/v1/opportunities/count', requireKey, async (req, res) => {
     send(

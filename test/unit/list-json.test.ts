@@ -1,0 +1,39 @@
+import { listEnvelope } from '../../src/service/envelopes';
+import { listJson, listRepresentationTag } from '../../src/service/list-json';
+import { makeRecord } from '../support/fixtures';
+
+// issue 13: a list page's records are serialized once and reused; the bytes and the entity tags
+// must be those of serializing the whole body every time.
+
+const first = makeRecord({ title: 'Rust "engineer" \u2028 <script>\\' });
+const second = makeRecord({ title: 'Data \u00e9t\u00e9 \ud83d\ude80' });
+const records = [first, second];
+const page = (requestId: string, list = records, cursor: string | null = 'c1') =>
+  listEnvelope(list, cursor, 25, requestId, { job_family: ['data'] });
+
+describe('listJson', () => {
+  it('is byte for byte JSON.stringify of the body, on first and repeated use', () => {
+    for (const id of ['r1', 'r2']) expect(listJson(page(id))).toBe(JSON.stringify(page(id)));
+    expect(listJson(page('r3', []))).toBe(JSON.stringify(page('r3', [])));
+  });
+
+  it('serializes anything that is not a list envelope as JSON.stringify does', () => {
+    const count = { count: 3, meta: { request_id: 'x', applied_filters: {} } };
+    expect(listJson(count as never)).toBe(JSON.stringify(count));
+  });
+});
+
+describe('listRepresentationTag', () => {
+  it('ignores only the request id', () => {
+    const tag = listRepresentationTag(page('a'));
+    expect(listRepresentationTag(page('b'))).toBe(tag);
+    expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]{32}"$/);
+    expect(listRepresentationTag(page('a', [first]))).not.toBe(tag);
+    expect(listRepresentationTag(page('a', [second, first]))).not.toBe(tag);
+    expect(listRepresentationTag(page('a', records, null))).not.toBe(tag);
+    const changed = [{ ...first, title: 'another title' }, second];
+    expect(listRepresentationTag(page('a', changed))).not.toBe(tag);
+    const filters = listEnvelope(records, 'c1', 25, 'a', { job_family: ['web'] });
+    expect(listRepresentationTag(filters)).not.toBe(tag);
+  });
+});
