@@ -22,11 +22,15 @@ export interface LimitDecision {
 
 /**
  * Fixed-window counters on Redis when it is configured, with an in-process limiter as insurance:
- * when Redis fails at run time the service keeps serving and counting (decisions 8, issue 7).
+ * when Redis fails or hangs at run time the service keeps serving and counting (decisions 8,
+ * issue 7).
  * Limits differ per key (plans, overrides), so there is one underlying limiter per limit value.
  */
 export class Limiter {
-  private readonly byLimit = new Map<number, RateLimiterAbstract>();
+  private readonly byLimit = new Map<
+    number,
+    { shared: RateLimiterAbstract | null; local: RateLimiterAbstract }
+  >();
 
   constructor(
     private readonly redis: Redis | null,
@@ -35,10 +39,8 @@ export class Limiter {
 
   /** Takes one point for `key` against a window of `limit` points. */
   async consume(key: string, limit: number): Promise<LimitDecision> {
-    // rejectIfRedisNotReady sends every decision to the in-process insurance while Redis is down.
-    if (this.redis) metrics.limiterBackend(this.redis.status === 'ready');
     try {
-      return this.decision(true, limit, await this.limiterFor(limit).consume(key, 1));
+      return this.decision(true, limit, await this.onBackend(limit, (l) => l.consume(key, 1)));
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) return this.decision(false, limit, rejection);
       throw rejection;
@@ -47,9 +49,7 @@ export class Limiter {
 
   /** The current window of `key` against `limit` points, without taking one. */
   async peek(key: string, limit: number): Promise<LimitDecision> {
-    const res = await this.limiterFor(limit)
-      .get(key)
-      .catch(() => null);
+    const res = await this.onBackend(limit, (l) => l.get(key)).catch(() => null);
     if (!res) return { allowed: true, limit, remaining: limit, resetSeconds: 1 };
     return this.decision(res.consumedPoints < limit, limit, res);
   }
@@ -60,23 +60,50 @@ export class Limiter {
     return decision.allowed ? null : decision;
   }
 
-  private limiterFor(limit: number): RateLimiterAbstract {
-    let limiter = this.byLimit.get(limit);
-    if (!limiter) {
+  /**
+   * Runs `call` on Redis when it is configured, and on the in-process limiter when there is no
+   * Redis or when the Redis call fails: not ready (rejectIfRedisNotReady), an error, or a command
+   * that outlived REDIS_TIMEOUT_MS on a connection that still looks ready (a hung server). The
+   * fallback metric follows what actually decided, not the client's connection status.
+   */
+  private async onBackend<T>(
+    limit: number,
+    call: (l: RateLimiterAbstract) => Promise<T>,
+  ): Promise<T> {
+    const { shared, local } = this.limitersFor(limit);
+    if (!shared) return call(local);
+    try {
+      const result = await call(shared);
+      metrics.limiterBackend(true);
+      return result;
+    } catch (err) {
+      // A refusal is Redis deciding, not failing.
+      if (err instanceof RateLimiterRes) {
+        metrics.limiterBackend(true);
+        throw err;
+      }
+      metrics.limiterBackend(false);
+      return call(local);
+    }
+  }
+
+  private limitersFor(limit: number): {
+    shared: RateLimiterAbstract | null;
+    local: RateLimiterAbstract;
+  } {
+    let pair = this.byLimit.get(limit);
+    if (!pair) {
       const keyPrefix = `${this.options.keyPrefix}:${limit}`;
       const base = { keyPrefix, points: limit, duration: this.options.durationSeconds };
-      const memory = new RateLimiterMemory(base);
-      limiter = this.redis
-        ? new RateLimiterRedis({
-            ...base,
-            storeClient: this.redis,
-            insuranceLimiter: memory,
-            rejectIfRedisNotReady: true,
-          })
-        : memory;
-      this.byLimit.set(limit, limiter);
+      pair = {
+        local: new RateLimiterMemory(base),
+        shared: this.redis
+          ? new RateLimiterRedis({ ...base, storeClient: this.redis, rejectIfRedisNotReady: true })
+          : null,
+      };
+      this.byLimit.set(limit, pair);
     }
-    return limiter;
+    return pair;
   }
 
   private decision(allowed: boolean, limit: number, res: RateLimiterRes): LimitDecision {

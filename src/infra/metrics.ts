@@ -61,13 +61,13 @@ const rateLimitRefusals = new Counter({
 
 const limiterFallback = new Gauge({
   name: 'rate_limiter_fallback_active',
-  help: '1 while rate limits are kept in process because the configured Redis is not ready.',
+  help: '1 while rate limits are kept in process: the last call to the configured Redis failed or timed out.',
   registers: [registry],
 });
 
 const limiterFallbackDecisions = new Counter({
   name: 'rate_limiter_fallback_decisions_total',
-  help: 'Rate-limit decisions taken in process while a configured Redis was not ready.',
+  help: 'Rate-limit decisions taken in process because the configured Redis failed or timed out.',
   registers: [registry],
 });
 
@@ -111,10 +111,10 @@ export const metrics = {
     upstreamErrors.inc({ upstream, kind: isTimeout(cause) ? 'timeout' : 'error' });
   },
 
-  /** Called on each rate-limit decision when Redis is configured: was it ready? */
-  limiterBackend(redisReady: boolean): void {
-    limiterFallback.set(redisReady ? 0 : 1);
-    if (!redisReady) limiterFallbackDecisions.inc();
+  /** Called on each rate-limit call when Redis is configured: did Redis answer it? */
+  limiterBackend(redisAnswered: boolean): void {
+    limiterFallback.set(redisAnswered ? 0 : 1);
+    if (!redisAnswered) limiterFallbackDecisions.inc();
   },
 };
 

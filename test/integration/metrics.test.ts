@@ -6,6 +6,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { startHangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp as serve, type ServedApp } from '../support/serve-app';
 
@@ -159,6 +160,33 @@ it('shows the in-process limiter fallback while Redis is not ready', async () =>
   } finally {
     await app.close();
     redis.disconnect();
+  }
+});
+
+it('shows the fallback when a connected Redis hangs (status still ready, commands time out)', async () => {
+  // The fallback used to be read from the client's status, which stays "ready" on a silent server.
+  const proxy = await startHangProxy(6379);
+  const redis = new Redis(`redis://127.0.0.1:${proxy.port}`, {
+    commandTimeout: 1000,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+  });
+  redis.on('error', () => undefined);
+  const app = await serve({ ...ctx.deps, redis });
+  try {
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    expect((await get(`${app.url}/v1/opportunities/count`, key)).status).toBe(200);
+    proxy.hang();
+    const decisions = await sample('rate_limiter_fallback_decisions_total');
+    // Rate limits go on in process: the request is served after the command timeout.
+    expect((await get(`${app.url}/v1/opportunities/count`, key)).status).toBe(200);
+    expect(redis.status).toBe('ready');
+    expect(await sample('rate_limiter_fallback_active')).toBe(1);
+    expect(await sample('rate_limiter_fallback_decisions_total')).toBeGreaterThan(decisions);
+  } finally {
+    await app.close();
+    redis.disconnect();
+    await proxy.close();
   }
 });
 
