@@ -18,10 +18,13 @@ function track(child: ChildProcess): ChildProcess {
   child.once('exit', () => started.delete(child));
   return child;
 }
+export function killStartedChildren(): void {
+  for (const child of started) child.kill('SIGKILL');
+}
 export function stopChildrenOnInterrupt(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      for (const child of started) child.kill('SIGKILL');
+      killStartedChildren();
       process.exit(130);
     });
   }
@@ -42,7 +45,14 @@ export async function waitFor(
 ): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    if (await check().catch(() => false)) return Date.now() - started;
+    // A check that itself hangs (a request to a frozen server) counts as "not yet", not forever.
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs - (Date.now() - started));
+    });
+    const outcome = await Promise.race([check().catch(() => false), giveUp]);
+    clearTimeout(timer);
+    if (outcome) return Date.now() - started;
     await sleep(250);
   }
   throw new Error(`${what} did not happen within ${timeoutMs} ms`);
