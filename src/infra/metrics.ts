@@ -97,14 +97,18 @@ export const metrics = {
     if (outcome.chargeMillicents > 0) charges.inc(outcome.chargeMillicents);
   },
 
-  /** Counts an error answer once, with its upstream failure and rate-limit refusal if any. */
-  apiError(err: ApiError): void {
-    if (counted.has(err)) return;
+  /**
+   * Counts an error answer once, with its upstream failure and rate-limit refusal if any; false
+   * when it was counted before.
+   */
+  apiError(err: ApiError): boolean {
+    if (counted.has(err)) return false;
     counted.add(err);
     apiErrors.inc({ code: err.code });
     if (err.status === 429) rateLimitRefusals.inc({ code: err.code });
     const upstream = UPSTREAM_OF[err.code];
     if (upstream) metrics.upstreamError(upstream, err.cause);
+    return true;
   },
 
   upstreamError(upstream: Upstream, cause: unknown): void {

@@ -27,7 +27,7 @@ import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
 import { usageEnvelope } from './usage';
 import { accountLimits } from '../store/account-repo';
-import { metrics } from '../infra/metrics';
+import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
 import { allDelivered } from '../billing/delivered';
@@ -294,7 +294,7 @@ export class ReadService {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // Counted here too, for MCP tool errors that never reach the HTTP error handler.
-      metrics.apiError(err);
+      reportApiError(err, this.deps.logger);
       Object.assign(headers, err.headers);
       if (err instanceof RateLimitExceeded) {
         Object.assign(headers, rateLimitHeaders(err.decision));

@@ -1,6 +1,7 @@
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { createLogger } from '../../src/infra/logger';
 import { createSearchClient } from '../../src/search/client';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
@@ -141,6 +142,32 @@ it('counts upstream failures by upstream and kind: timeout or error', async () =
     sockets.forEach((s) => s.destroy());
     hung.close();
     await Promise.all([slowSearch.close(), deadSearch.close(), deadPool.end()]);
+  }
+});
+
+it("logs one warn line per upstream failure, with the code and the upstream's own message", async () => {
+  const lines: string[] = [];
+  const logger = createLogger('warn', (line) => lines.push(line));
+  const deadSearch = createSearchClient('http://127.0.0.1:1', 300);
+  const deadPool = createPool('postgresql://postgres@127.0.0.1:1/nowhere', 1);
+  const apps = await Promise.all([
+    serve({ ...ctx.deps, logger, search: deadSearch }),
+    serve({ ...ctx.deps, logger, pool: deadPool }),
+  ]);
+  try {
+    for (const app of apps)
+      expect((await get(`${app.url}/v1/opportunities/count`, key)).status).toBe(503);
+    const warned = lines
+      .map((l) => JSON.parse(l) as { level: string; msg: string; code: string; error: string })
+      .filter((l) => l.msg === 'upstream unavailable');
+    expect(warned.map((l) => [l.level, l.code])).toEqual([
+      ['warn', 'search_unavailable'],
+      ['warn', 'metering_unavailable'],
+    ]);
+    expect(warned.every((l) => /ECONNREFUSED|connect/i.test(l.error))).toBe(true);
+  } finally {
+    await Promise.all(apps.map((a) => a.close()));
+    await Promise.all([deadSearch.close(), deadPool.end()]);
   }
 });
 

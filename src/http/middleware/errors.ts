@@ -1,14 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, toEnvelope } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
-import { metrics } from '../../infra/metrics';
+import { reportApiError } from '../../infra/api-error-report';
 import { fromExpressError } from './express-errors';
 
 /** The one place where a failure becomes the error envelope (contract 2.5, decisions 4). */
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const apiError = asApiError(err, logger, req);
-    metrics.apiError(apiError);
+    reportApiError(apiError, logger);
     res.set(apiError.headers);
     if (apiError.retryAfter !== undefined)
       res.setHeader('Retry-After', String(apiError.retryAfter));
