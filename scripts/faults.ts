@@ -199,7 +199,13 @@ async function searchNodeFaults({ load, nodes, apiEnv, pool }: World): Promise<v
   const single = new ApiInstance(await freePort(), apiEnv(nodes[2] ?? ''));
   await within(300_000, 'single-node instance ready', single.start());
   // An account only this instance serves: what it is charged while its node is down must be 0.
-  const own = await newKey(pool, { plan: 'enterprise', rps_override: 1000 });
+  // It can pay (an allowance and a balance), so that a refusal while down is the outage's alone.
+  const own = await newKey(pool, {
+    plan: 'builder',
+    allowance_override: 100_000,
+    balance_millicents: 400 * 1000,
+    rps_override: 1000,
+  });
   const singleLoad = new Load({
     baseUrl: () => single.url,
     keys: [own.key],
@@ -390,7 +396,12 @@ async function fourInstances({
   pool,
   nodes,
 }: World): Promise<void> {
-  const probeAccount = await newKey(pool, { plan: 'enterprise', rps_override: 1000 });
+  // (An enterprise account without an allowance and a balance is refused 402: it must pay.)
+  const probeAccount = await newKey(pool, {
+    plan: 'builder',
+    allowance_override: 100_000,
+    rps_override: 1000,
+  });
   // With two instances first, then with four.
   const crossStatuses: Record<string, number[]> = {};
   for (const n of [2, 4]) {
