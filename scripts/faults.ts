@@ -11,6 +11,7 @@ import {
   TcpProxy,
   freePort,
   killStartedChildren,
+  logCounts,
   stopChildrenOnInterrupt,
   waitFor,
 } from './faults/procs';
@@ -44,11 +45,17 @@ function report(fault: string, ok: boolean, figures: Record<string, unknown>): v
 
 /** Runs one fault with a deadline; a fault that throws or overruns is reported as failed. */
 async function step(fault: string, deadlineMs: number, work: () => Promise<void>): Promise<void> {
+  const before = { ...logCounts };
   try {
     await within(deadlineMs, fault, work());
   } catch (err) {
     report(fault, false, { error: err instanceof Error ? err.message : String(err) });
   }
+  // What the operator's logs showed meanwhile (every instance, by level and message).
+  const lines = Object.entries(logCounts)
+    .map(([name, n]) => [name, n - (before[name] ?? 0)] as const)
+    .filter(([, n]) => n > 0);
+  console.log(`   instance log lines: ${JSON.stringify(Object.fromEntries(lines))}`);
 }
 
 interface World {

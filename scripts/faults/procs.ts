@@ -58,6 +58,9 @@ export async function waitFor(
   throw new Error(`${what} did not happen within ${timeoutMs} ms`);
 }
 
+/** Log lines of every API instance of the run, by "level message". */
+export const logCounts: Record<string, number> = {};
+
 export class ApiInstance {
   child: ChildProcess | null = null;
   constructor(
@@ -77,16 +80,30 @@ export class ApiInstance {
         stdio: ['ignore', 'ignore', 'pipe'],
       }),
     );
+    let partial = '';
     this.child.stderr?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      // Only what an operator would be paged for; request lines stay quiet at LOG_LEVEL=warn.
-      if (/"level":"error"|Error:/.test(text)) process.stderr.write(`[api:${this.port}] ${text}`);
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.logLine(line);
     });
     await waitFor(
       async () => (await fetch(`${this.url}/readyz`)).status === 200,
       120_000,
       `API on port ${this.port} ready`,
     );
+  }
+
+  /**
+   * What an operator would read: JSON lines are counted by level and message (the run prints the
+   * counts); errors and anything not JSON (a crash) are shown as they come.
+   */
+  private logLine(line: string): void {
+    const parsed = /^\{"level":"(\w+)".*"msg":"([^"]*)"/.exec(line);
+    if (parsed) {
+      const name = `${parsed[1]} ${parsed[2]}`;
+      logCounts[name] = (logCounts[name] ?? 0) + 1;
+    }
+    if (!parsed || parsed[1] === 'error') process.stderr.write(`[api:${this.port}] ${line}\n`);
   }
 
   /** kill -9: no draining, no goodbye (the crash fault). */
