@@ -169,7 +169,7 @@ async function main(): Promise<void> {
     )
   ).rows.map((r) => r.id);
   const dbName = new URL(databaseUrl).pathname.slice(1);
-  await ensureBaselineIndex(deps.pool);
+  await ensureBaselineIndex(databaseUrl);
   // The baselines must answer the same question: counts checked equal before anything is timed.
   for (const mix of mixes) {
     const [os, sql] = [

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -65,6 +65,7 @@ export async function startApi(
     mode: 'node --require tsx/cjs src/main.ts (compiled build not runnable)',
     args: ['--require', 'tsx/cjs', 'src/main.ts'],
   });
+  mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'w' });
   for (const attempt of attempts) {
     const child = spawn(process.execPath, [...extraNodeArgs, ...attempt.args], {
