@@ -14,8 +14,11 @@ const ACCOUNT_COLUMNS = `
                             'rps', p.requests_per_second, 'page_size', p.max_page_size)
      FROM plans p WHERE p.id = a.plan_id) AS plan`;
 
+/** The account, without a lock (a page of repeats writes nothing, see Meter.deliver). */
+export const ACCOUNT = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1`;
+
 /** Serialises this account's deliveries: the only lock a delivery takes first (no global lock). */
-export const LOCK_ACCOUNT = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1 FOR UPDATE`;
+export const LOCK_ACCOUNT = `${ACCOUNT} FOR UPDATE`;
 
 /** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
 export const ACCOUNT_WITH_USAGE = `

@@ -3,6 +3,7 @@ import { ApiError } from '../domain/errors';
 import { allocate } from './allocate';
 import { inlineParams } from './inline-sql';
 import {
+  ACCOUNT,
   ACCOUNT_WITH_USAGE,
   LOCK_ACCOUNT,
   RECORD_DELIVERY,
@@ -114,9 +115,17 @@ export class Meter {
     requestId: string,
     opportunityIds: readonly string[],
     rules: PageRules = {},
+    options: { repeatsLikely?: boolean } = {},
   ): Promise<PageDelivery> {
     // Zero-result pages consume nothing (contract 8.2.2): no lock, no write.
     if (opportunityIds.length === 0) return noDelivery(await this.snapshot(subject));
+    const repeats = options.repeatsLikely
+      ? await failClosed(() => this.onlyRepeats(subject, opportunityIds, rules))
+      : null;
+    if (repeats) {
+      metrics.delivered(repeats);
+      return repeats;
+    }
     const outcome = await failClosed(() =>
       meteringTransaction(this.pool, this.timeoutMs, (client, begin) =>
         this.record(client, begin, subject, requestId, opportunityIds, rules),
@@ -125,6 +134,39 @@ export class Meter {
     // After the commit: only what was recorded and charged is counted.
     metrics.delivered(outcome);
     return outcome;
+  }
+
+  /**
+   * A page of repeats without the account lock (issue 13): one read, no transaction. A delivery is
+   * never taken back within its period, so ids found delivered stay delivered, and a page with
+   * nothing new writes nothing: the lock only serialises writers, and holding it for such a page
+   * made every page of one account wait for the others. The usage shown is the committed state
+   * at the read, as for a count. Null when anything is new (or the period guess is missing or
+   * wrong): the caller then delivers under the lock, where everything is decided again.
+   */
+  private async onlyRepeats(
+    subject: BillingSubject,
+    pageIds: readonly string[],
+    rules: PageRules,
+  ): Promise<PageDelivery | null> {
+    const guess = this.periodGuesses.get(subject.accountId);
+    if (!guess) return null;
+    const now = this.now();
+    const results = (await this.pool.query(
+      [
+        inlineParams(ACCOUNT, [subject.accountId]),
+        inlineParams(USAGE_AND_NEW_IDS, [subject.accountId, subject.keyId, guess, pageIds]),
+      ].join(';\n'),
+    )) as unknown as QueryResult[];
+    const row = results[0]?.rows[0] as AccountRow | undefined;
+    const state = results[1]?.rows[0] as UsageAndNewRow | undefined;
+    if (!row || !state?.key_found) return null;
+    const account = toAccountBilling(row);
+    const period = periodOf(account, now);
+    if (period.start.getTime() !== guess.getTime()) return null;
+    const cut = cutPage(pageIds, new Set(state.new_ids), rules);
+    if (cut.newIds.length > 0) return null;
+    return noDelivery(buildSnapshot(account, period, toUsage(state)), cut);
   }
 
   /** The current period's delivered ids and remaining included allowance (decisions 11). */

@@ -15,6 +15,8 @@ export interface Page {
   start?: SearchAfter;
   /** The filter digest the page's cursors are bound to. */
   digest: string;
+  /** Served from the search cache: someone asked for this page lately, likely this account. */
+  fromCache: boolean;
 }
 
 /** Before every record: a freshness above any date, so search_after it starts at the top. */
@@ -47,7 +49,9 @@ export async function searchPage(
     liveOnly: options.liveOnly,
     excludeIds: options.excludeIds,
   });
+  let loaded = false;
   const load = async (): Promise<Hit[]> => {
+    loaded = true;
     const res = await searchCall(() => deps.search.search({ index: deps.alias, body }));
     return res.body.hits.hits as Hit[];
   };
@@ -69,7 +73,14 @@ export async function searchPage(
           position: [Number(last.sort[0]), String(last.sort[1])],
         })
       : null;
-  return { records, nextCursor, positions, digest, ...(searchAfter ? { start: searchAfter } : {}) };
+  return {
+    records,
+    nextCursor,
+    positions,
+    digest,
+    fromCache: !loaded,
+    ...(searchAfter ? { start: searchAfter } : {}),
+  };
 }
 
 export async function countMatching(deps: AppDeps, filter: Filter): Promise<number> {

@@ -119,6 +119,9 @@ export class ReadService {
           caller.requestId,
           page.records.map((r) => r.id),
           { maxNew: request.options.maxNew, newOnly: request.filter.unseen_only === true },
+          // A page from the search cache was asked for lately: most likely a page of repeats,
+          // which the meter then serves without the account lock (issue 13).
+          { repeatsLikely: page.fromCache },
         ),
       );
       // max_new and unseen_only may cut the page under the account lock (decisions 11).

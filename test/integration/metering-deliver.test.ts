@@ -206,6 +206,57 @@ describe('deliver', () => {
     expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(0);
   });
 
+  it('serves a page of repeats without the lock exactly as under it (repeatsLikely, issue 13)', async () => {
+    const s = await subjectFor({ allowanceOverride: 3, balanceMillicents: 2000 });
+    const ids = opportunityIds(4);
+    const first = await meter.deliver(s, randomUUID(), ids, {}, { repeatsLikely: true });
+    expect(first).toMatchObject({ newCount: 4, includedNewCount: 3, chargeMillicents: 400 });
+    const before = await ledgerState(ctx.deps.pool, s.accountId);
+    for (const rules of [{}, { newOnly: true }, { maxNew: 0 }]) {
+      const locked = await meter.deliver(s, randomUUID(), ids, rules);
+      const unlocked = await meter.deliver(s, randomUUID(), ids, rules, { repeatsLikely: true });
+      expect(unlocked).toEqual(locked);
+    }
+    expect((await meter.deliver(s, randomUUID(), ids, {}, { repeatsLikely: true })).usage).toEqual(
+      await meter.snapshot(s),
+    );
+    expect(await ledgerState(ctx.deps.pool, s.accountId)).toEqual(before);
+    // One new id among the repeats: delivered and charged under the lock as ever.
+    const mixed = await meter.deliver(
+      s,
+      randomUUID(),
+      [...ids, ...opportunityIds(1)],
+      {},
+      {
+        repeatsLikely: true,
+      },
+    );
+    expect(mixed).toMatchObject({ newCount: 1, chargeMillicents: 400 });
+    expect(mixed.usage).toMatchObject({ used: 5, balanceMillicents: 1200 });
+  });
+
+  it('does not wait for the account lock for a page of repeats', async () => {
+    const s = await subjectFor({ balanceMillicents: 0 });
+    const ids = opportunityIds(2);
+    const short = new Meter(ctx.deps.pool, { timeoutMs: 3000 });
+    await short.deliver(s, randomUUID(), ids);
+    const holder = await ctx.deps.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [s.accountId]);
+      const out = await short.deliver(s, randomUUID(), ids, {}, { repeatsLikely: true });
+      expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: ids });
+      // Anything new still needs the lock: it waits, and past the timeout it is a 503.
+      const err = await errorOf(
+        short.deliver(s, randomUUID(), opportunityIds(1), {}, { repeatsLikely: true }),
+      );
+      expect(err.code).toBe('metering_unavailable');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+  });
+
   it('bills a paid plan by its stored period', async () => {
     const s = await subjectFor({
       planId: 'builder',
