@@ -19,6 +19,8 @@ export interface Page {
   fromCache: boolean;
 }
 
+const PAGE_FILTER_PATH = ['hits.hits._source.record', 'hits.hits.sort'];
+
 /** Before every record: a freshness above any date, so search_after it starts at the top. */
 export const START_POSITION: SearchAfter = [Number.MAX_SAFE_INTEGER, '0'];
 
@@ -52,8 +54,12 @@ export async function searchPage(
   let loaded = false;
   const load = async (): Promise<Hit[]> => {
     loaded = true;
-    const res = await searchCall(() => deps.search.search({ index: deps.alias, body }));
-    return res.body.hits.hits as Hit[];
+    // filter_path: only the records and their sort values cross the wire and get parsed (issue
+    // 13: transport overhead); with no hits the engine then answers `{}`.
+    const res = await searchCall(() =>
+      deps.search.search({ index: deps.alias, body, filter_path: PAGE_FILTER_PATH }),
+    );
+    return ((res.body as { hits?: { hits?: Hit[] } }).hits?.hits ?? []) as Hit[];
   };
   // An unseen_only page carries the account's delivered ids (megabytes at 200,000 deliveries) and
   // changes with every delivery: caching it would only fill memory with single-use entries.
