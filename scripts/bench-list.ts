@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { bootstrap, shutdown } from '../src/bootstrap';
 import { parseRestQuery } from '../src/domain/filters';
-import { createApp } from '../src/http/app';
+import { compose } from '../src/app/compose';
+import { createApp } from '../src/app/create-app';
 import { countMatching, searchPage } from '../src/service/opportunity-search';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
@@ -33,7 +34,7 @@ async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<ReturnType
 
 async function main() {
   const deps = await bootstrap({ logger: { debug() {}, info() {}, warn() {}, error() {} } });
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const server = createApp(compose(deps)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Big allowance and rate so neither limit shapes the figures.

@@ -7,7 +7,8 @@
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { bootstrap, shutdown } from '../src/bootstrap';
-import { createApp } from '../src/http/app';
+import { compose } from '../src/app/compose';
+import { createApp } from '../src/app/create-app';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
 
@@ -34,7 +35,7 @@ async function time(fn: () => Promise<unknown>, runs = RUNS) {
 
 async function main() {
   const deps = await bootstrap({ logger: { debug() {}, info() {}, warn() {}, error() {} } });
-  const server = createApp(deps).listen(0, '127.0.0.1');
+  const server = createApp(compose(deps)).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Free plan (UTC calendar month) with room to work: no limit shapes the figures.

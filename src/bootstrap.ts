@@ -103,6 +103,31 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   };
 }
 
+/** Postgres alone, for the CLI commands that need nothing else (decisions 10). */
+export interface PostgresOnly {
+  env: Env;
+  pool: Pool;
+}
+
+/**
+ * The composition of `migrate` and the account and key commands: Postgres only, so no search
+ * engine is started for them (decisions 10: the first command that needs OpenSearch starts it).
+ * `createDatabase`: 'if-possible' as bootstrap does; 'local-only' creates only the local default
+ * database, and a configured one must exist. The caller ends the pool.
+ */
+export async function openPostgres(options: {
+  createDatabase: 'if-possible' | 'local-only';
+}): Promise<PostgresOnly> {
+  const env = parseEnv();
+  const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (options.createDatabase === 'if-possible') {
+    await ensureDatabaseIfPossible(url, !env.DATABASE_URL);
+  } else if (!env.DATABASE_URL) {
+    await ensureDatabase(url);
+  }
+  return { env, pool: createPool(url, 2) };
+}
+
 /**
  * The local default database is created when missing (decisions 10). A configured one is created
  * too when the role may do so; where it may not (a managed server), connecting reports the problem.

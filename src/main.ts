@@ -1,6 +1,7 @@
 import { bootstrap, shutdown } from './bootstrap';
 import { ConfigError, isProduction } from './config';
-import { createApp } from './http/app';
+import { compose } from './app/compose';
+import { createApp } from './app/create-app';
 import { ensureDemoAccount } from './infra/demo-account';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   // decisions 10: production creates no demo account.
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();
-  const app = createApp(deps);
+  const app = createApp(compose(deps));
   const server = app.listen(deps.env.PORT, '0.0.0.0', () => {
     logger.info('listening', {
       port: deps.env.PORT,

@@ -1,5 +1,5 @@
 import type { Progress } from '../infra/progress';
-import type { AppDeps } from '../service/context';
+import type { Capabilities } from '../app/compose';
 
 /** One admin command (decisions 10). `run` returns the JSON object printed with --json. */
 export interface Command {
@@ -8,9 +8,10 @@ export interface Command {
   usage: string;
   /** More lines for `COMMAND --help`: flags, effects, exit status. */
   help?: string;
+  /** `capabilities` composes on first call: commands that need only Postgres never call it. */
   run(
     args: ParsedArgs,
-    deps: () => Promise<AppDeps>,
+    capabilities: () => Promise<Capabilities>,
     io?: CommandIo,
   ): Promise<Record<string, unknown>>;
 }

@@ -1,6 +1,6 @@
 import { bootstrap, shutdown } from '../bootstrap';
 import { ConfigError } from '../config';
-import type { AppDeps } from '../service/context';
+import { compose, type Capabilities } from '../app/compose';
 import { parseArgs, UsageError, type Command } from './command';
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
@@ -44,16 +44,16 @@ async function main(argv: string[]): Promise<number> {
     write: (line) => process.stderr.write(line + '\n'),
     intervalMs: json || process.stderr.isTTY ? 2000 : 10_000,
   });
-  let deps: AppDeps | undefined;
-  const getDeps = async () => {
-    if (!deps) {
-      deps = await bootstrap({ poolSize: 4, bulkSearch: true, bulk: true });
+  let capabilities: Capabilities | undefined;
+  const composed = async () => {
+    if (!capabilities) {
+      capabilities = compose(await bootstrap({ poolSize: 4, bulkSearch: true, bulk: true }));
       progress.start();
     }
-    return deps;
+    return capabilities;
   };
   try {
-    const result = await command.run(parsed, getDeps, { progress });
+    const result = await command.run(parsed, composed, { progress });
     const failed = result.ok === false;
     process.stdout.write(json ? JSON.stringify(result) + '\n' : formatHuman(result));
     return failed ? 1 : 0;
@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     return err instanceof UsageError || err instanceof ConfigError ? 2 : 1;
   } finally {
     progress.stop();
-    if (deps) await shutdown(deps);
+    if (capabilities) await shutdown(capabilities.deps);
   }
 }
 

@@ -9,7 +9,7 @@ import type { CursorCodec } from '../search/cursor';
 import type { IndexLayout } from '../search/index-layout';
 import type { SearchCache } from '../search/search-cache';
 
-/** Everything a request needs, built once by the composition root (bootstrap.ts). */
+/** The configuration and raw clients, built once by bootstrap.ts; app/compose.ts builds the capabilities over them. */
 export interface AppDeps {
   env: Env;
   logger: Logger;

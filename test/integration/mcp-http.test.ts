@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createApp } from '../../src/http/app';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
 import type { AppDeps } from '../../src/service/context';
 import type { AccountInput } from '../../src/store/account-repo';
 import { accountWithKey } from '../support/auth-app';
@@ -19,7 +20,7 @@ let baseUrl: string;
 
 async function startApp(deps: AppDeps): Promise<Server> {
   return new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createApp(compose(deps)).listen(0, '127.0.0.1', () => resolve(s));
   });
 }
 

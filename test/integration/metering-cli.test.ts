@@ -1,3 +1,4 @@
+import { compose } from '../../src/app/compose';
 import { randomUUID } from 'node:crypto';
 import { usageHeaders } from '../../src/billing/headers';
 import { Meter } from '../../src/billing/meter';
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const usage = (...argv: string[]) =>
-  usageCommand.run(parseArgs(argv), () => Promise.resolve(ctx.deps));
+  usageCommand.run(parseArgs(argv), () => Promise.resolve(compose(ctx.deps)));
 
 describe('usage CLI', () => {
   it('prints the same period, usage and balance as the headers of the last delivery', async () => {

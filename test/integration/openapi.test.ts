@@ -3,7 +3,8 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { randomUUID } from 'node:crypto';
-import { createApp } from '../../src/http/app';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { CONTRACT_FILTERS, FIXTURE } from '../support/read-fixture';
@@ -59,7 +60,7 @@ interface Layer {
 
 /** Every "METHOD /path" the express app serves, in OpenAPI path syntax. */
 function servedRoutes(): string[] {
-  const app = createApp(ctx.deps) as unknown as { router: { stack: Layer[] } };
+  const app = createApp(compose(ctx.deps)) as unknown as { router: { stack: Layer[] } };
   const out: string[] = [];
   const join = (prefix: string, path: string) =>
     path === '/' ? prefix || '/' : `${prefix}${path}`.replace(/\/+/g, '/');

@@ -1,5 +1,6 @@
 import { CompactSign } from 'jose';
-import { createApp } from '../../src/http/app';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
 import { CursorCodec } from '../../src/search/cursor';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { storeAndIndex } from '../support/fixtures';
@@ -187,10 +188,14 @@ describe('key rotation (CURSOR_SIGNING_KEYS)', () => {
   // compared page for page.
   it("a cursor of an app with 'old=…' verifies in the app with 'new=…,old=…'", async () => {
     const oldApp = await serve(
-      createApp({ ...ctx.deps, cursor: new CursorCodec([{ kid: 'old', secret: OLD_SECRET }]) }),
+      createApp(
+        compose({ ...ctx.deps, cursor: new CursorCodec([{ kid: 'old', secret: OLD_SECRET }]) }),
+      ),
     );
     const retired = await serve(
-      createApp({ ...ctx.deps, cursor: new CursorCodec([{ kid: 'new', secret: NEW_SECRET }]) }),
+      createApp(
+        compose({ ...ctx.deps, cursor: new CursorCodec([{ kid: 'new', secret: NEW_SECRET }]) }),
+      ),
     );
     try {
       const query = qs({ job_family: 'data' });

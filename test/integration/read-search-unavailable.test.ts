@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
 import { createSearchClient } from '../../src/search/client';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -55,7 +56,7 @@ describe.each([
 ])('search engine: %s', (_label, url) => {
   let app: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
-    app = await serve(createApp({ ...ctx.deps, search: createSearchClient(url(), 500) }));
+    app = await serve(createApp(compose({ ...ctx.deps, search: createSearchClient(url(), 500) })));
   });
   afterAll(() => app.close());
 
@@ -107,7 +108,7 @@ describe('with the configured default timeout (OPENSEARCH_TIMEOUT_MS)', () => {
   it('a search engine that never answers gives a 503 within the configured bound', async () => {
     const timeout = ctx.deps.env.OPENSEARCH_TIMEOUT_MS;
     const app = await serve(
-      createApp({ ...ctx.deps, search: createSearchClient(blackholeUrl, timeout) }),
+      createApp(compose({ ...ctx.deps, search: createSearchClient(blackholeUrl, timeout) })),
     );
     try {
       const [res, ms] = await timed(() =>

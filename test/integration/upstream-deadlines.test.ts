@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Pool } from 'pg';
-import { createApp } from '../../src/http/app';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
 import { createSearchClient } from '../../src/search/client';
 import { createPool } from '../../src/store/db';
 import { startHangProxy, type HangProxy } from '../support/hang-proxy';
@@ -57,7 +58,7 @@ describe('a Postgres that stops answering', () => {
     db.host = `127.0.0.1:${proxy.port}`;
     const env = { ...ctx.deps.env, POSTGRES_TIMEOUT_MS: 300 };
     pool = createPool(db.toString(), 4, 300);
-    app = await serve(createApp({ ...ctx.deps, env, pool }));
+    app = await serve(createApp(compose({ ...ctx.deps, env, pool })));
   });
   afterAll(async () => {
     await app.close();
@@ -91,7 +92,7 @@ describe('a search engine answering with errors', () => {
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-    app = await serve(createApp({ ...ctx.deps, search: createSearchClient(url, 2000) }));
+    app = await serve(createApp(compose({ ...ctx.deps, search: createSearchClient(url, 2000) })));
   });
   afterAll(async () => {
     await app.close();

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { compose } from '../../src/app/compose';
 import { authOf, createAuthenticator } from '../../src/http/middleware/authenticate';
 import { errorHandler } from '../../src/http/middleware/errors';
 import { requestId } from '../../src/http/middleware/request-id';
@@ -32,7 +33,7 @@ export async function startAuthApp(deps: AppDeps): Promise<AuthApp> {
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
   const withLogs: AppDeps = { ...deps, logger };
-  const auth = createAuthenticator(withLogs);
+  const auth = createAuthenticator(compose(withLogs).auth);
   const app = express();
   app.set('trust proxy', 'loopback');
   app.use(requestId);

@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import { Pool } from 'pg';
 import { bootstrap, shutdown } from '../../src/bootstrap';
 import { parseEnv, type Env } from '../../src/config';
-import { createApp } from '../../src/http/app';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
 import { createLogger } from '../../src/infra/logger';
 import { dropIndices } from '../../src/search/index-manager';
 import type { AppDeps } from '../../src/service/context';
@@ -53,7 +54,7 @@ export async function createTestContext(
   const logger = createLogger(env.LOG_LEVEL, (line) => logs.push(line));
   const deps = await bootstrap({ env, logger, poolSize: 12 });
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createApp(compose(deps)).listen(0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {

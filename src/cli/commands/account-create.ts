@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { DEFAULT_DATABASE_URL, parseEnv } from '../../config';
+import { openPostgres } from '../../bootstrap';
 import {
   ACCOUNT_STATUSES,
   accountLimits,
@@ -10,7 +10,6 @@ import {
   type Account,
   type AccountPatch,
 } from '../../store/account-repo';
-import { createPool, ensureDatabase } from '../../store/db';
 import { migrate } from '../../store/migrate';
 import { intFlag, stringFlag, UsageError, type Command, type ParsedArgs } from '../command';
 
@@ -112,15 +111,11 @@ export function accountJson(account: Account): Record<string, unknown> {
 }
 
 /**
- * Account and key commands need Postgres only: unlike bootstrap, this never starts a search
- * engine (decisions 10: the first command that needs OpenSearch starts it). Migrates first, as
- * every CLI command does. Invalid input is a usage error (exit status 2).
+ * Account and key commands need Postgres only (bootstrap.openPostgres: no search engine started).
+ * Migrates first, as every CLI command does. Invalid input is a usage error (exit status 2).
  */
 export async function withPostgres<T>(fn: (pool: Pool) => Promise<T>): Promise<T> {
-  const env = parseEnv();
-  const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  if (!env.DATABASE_URL) await ensureDatabase(url);
-  const pool = createPool(url, 2);
+  const { pool } = await openPostgres({ createDatabase: 'local-only' });
   try {
     await migrate(pool);
     return await fn(pool);

@@ -5,8 +5,8 @@ export const deleteCommand: Command = {
   name: 'delete',
   usage:
     'delete ID [ID...]      remove records (tombstones in the change feed); exit 1 when any id was unknown',
-  async run(args, deps) {
+  async run(args, capabilities) {
     if (!args.positional.length) throw new UsageError('delete needs at least one ID');
-    return { ...(await deleteRecords(await deps(), args.positional)) };
+    return { ...(await deleteRecords((await capabilities()).deps, args.positional)) };
   },
 };

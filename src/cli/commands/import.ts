@@ -13,9 +13,9 @@ the change feed. Lines apply in file order; valid lines are written and indexed 
 returns; a bad line (invalid record, or a deletion of an id that is not stored at that point) is
 reported with its number and reasons and nothing of it is written. Exit status 1 when any line was
 bad. Progress (lines read, then records indexed) on stderr every 2 seconds.`,
-  async run(args, deps, io) {
+  async run(args, capabilities, io) {
     const file = args.positional[0];
     if (!file) throw new UsageError('import needs a FILE');
-    return { ...(await importNdjson(await deps(), file, io?.progress)) };
+    return { ...(await importNdjson((await capabilities()).deps, file, io?.progress)) };
   },
 };

@@ -1,6 +1,4 @@
-import { DEFAULT_DATABASE_URL, parseEnv } from '../../config';
-import { ensureDatabaseIfPossible } from '../../bootstrap';
-import { createPool } from '../../store/db';
+import { openPostgres } from '../../bootstrap';
 import { migrate } from '../../store/migrate';
 import type { Command } from '../command';
 
@@ -9,10 +7,7 @@ export const migrateCommand: Command = {
   usage: 'migrate',
   // Needs only Postgres: no search engine is started for it.
   async run() {
-    const env = parseEnv();
-    const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-    await ensureDatabaseIfPossible(url, !env.DATABASE_URL);
-    const pool = createPool(url, 2);
+    const { pool } = await openPostgres({ createDatabase: 'if-possible' });
     try {
       const result = await migrate(pool);
       return { ok: true, applied: result.applied, already_applied: result.alreadyApplied };

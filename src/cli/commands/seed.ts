@@ -15,11 +15,16 @@ Progress (phases store, then index) goes to stderr every 2 seconds: records done
 Resumable: if a run stops part-way, run the same command again; stored records are unchanged and
 skipped, and indexing continues from its watermark. Bulk calls that meet 429, 5xx or a timeout
 are retried with backoff.`,
-  async run(args, deps, io) {
+  async run(args, capabilities, io) {
     const count = intFlag(args, 'count');
     if (count === undefined) throw new UsageError('seed needs --count N');
     return {
-      ...(await seedRecords(await deps(), count, intFlag(args, 'seed') ?? 1, io?.progress)),
+      ...(await seedRecords(
+        (await capabilities()).deps,
+        count,
+        intFlag(args, 'seed') ?? 1,
+        io?.progress,
+      )),
     };
   },
 };

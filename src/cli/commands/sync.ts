@@ -10,8 +10,11 @@ then refreshes. Safe to run twice at once (the second waits) and resumable (the 
 after each batch). Progress on stderr every 2 seconds. "refreshed": false in the result means the
 final refresh kept failing: the records are indexed and visible within a second anyway; run sync
 again to refresh.`,
-  async run(_args, deps, io) {
-    return { ok: true, ...(await syncIncremental({ ...(await deps()), progress: io?.progress })) };
+  async run(_args, capabilities, io) {
+    return {
+      ok: true,
+      ...(await syncIncremental({ ...(await capabilities()).deps, progress: io?.progress })),
+    };
   },
 };
 
@@ -22,7 +25,10 @@ export const reindexCommand: Command = {
 Builds a new index from one consistent snapshot of Postgres, swaps the alias to it in one atomic
 call (reads never see a missing or half-filled index), drops the old index, then catches up with
 what changed meanwhile. Progress on stderr every 2 seconds.`,
-  async run(_args, deps, io) {
-    return { ok: true, ...(await reindex({ ...(await deps()), progress: io?.progress })) };
+  async run(_args, capabilities, io) {
+    return {
+      ok: true,
+      ...(await reindex({ ...(await capabilities()).deps, progress: io?.progress })),
+    };
   },
 };

@@ -1,4 +1,3 @@
-import { Meter } from '../../billing/meter';
 import { isUuid } from '../../domain/ids';
 import { stringFlag, UsageError, type Command } from '../command';
 
@@ -9,12 +8,12 @@ import { stringFlag, UsageError, type Command } from '../command';
 export const usageCommand: Command = {
   name: 'usage',
   usage: 'usage --account ID',
-  async run(args, deps) {
+  async run(args, capabilities) {
     const accountId = stringFlag(args, 'account');
     if (accountId === undefined) throw new UsageError('--account is required');
     if (!isUuid(accountId)) throw new UsageError('--account must be an account id (a uuid)');
-    const { pool } = await deps();
-    const usage = await new Meter(pool).snapshot({ accountId });
+    const { meter } = await capabilities();
+    const usage = await meter.snapshot({ accountId });
     return {
       account_id: accountId,
       plan: usage.planId,

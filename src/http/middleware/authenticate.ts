@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthService, type AuthContext, type AuthOptions } from '../../service/auth';
-import type { AppDeps } from '../../service/context';
+import type { AuthContext, AuthOptions, AuthService } from '../../service/auth';
 
 export type { AuthContext } from '../../service/auth';
 
@@ -29,11 +28,11 @@ export interface Authenticator {
 }
 
 /**
- * Build ONE authenticator per app and share it between the REST routes and /mcp: it owns the
- * lookup cache (revocation takes effect within 1 s, see service/auth.ts) and the failure throttle.
+ * The express face of the one AuthService (built by app/compose.ts), shared by the REST routes and
+ * /mcp: the service owns the lookup cache (revocation takes effect within 1 s, see
+ * service/auth.ts) and the failure throttle.
  */
-export function createAuthenticator(deps: AppDeps): Authenticator {
-  const service = new AuthService(deps);
+export function createAuthenticator(service: AuthService): Authenticator {
   return {
     authenticate: (headers, ip, options) => service.authenticate(headers, ip, options),
     requireApiKey({ allowBearer }) {

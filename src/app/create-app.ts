@@ -1,35 +1,28 @@
 import express, { type Express } from 'express';
-import { Meter } from '../billing/meter';
-import { RateLimits } from '../billing/rate-limit';
-import type { AppDeps } from '../service/context';
+import { createAuthenticator } from '../http/middleware/authenticate';
+import { errorHandler, notFound } from '../http/middleware/errors';
+import { requestId } from '../http/middleware/request-id';
+import { requestLog } from '../http/middleware/request-log';
+import { docsRoutes } from '../http/routes/docs';
+import { healthRoutes } from '../http/routes/health';
+import { llmsRoutes } from '../http/routes/llms';
+import { metricsRoutes, requestMetrics } from '../http/routes/metrics';
+import { openApiRoutes } from '../http/routes/openapi';
+import { opportunityRoutes } from '../http/routes/opportunities';
+import { previewRoutes } from '../http/routes/preview';
+import { taxonomyRoutes } from '../http/routes/taxonomy';
+import { usageRoutes } from '../http/routes/usage';
 import { mcpRoutes } from '../mcp/http';
-import { ReadService } from '../service/read-service';
-import { createAuthenticator } from './middleware/authenticate';
-import { errorHandler, notFound } from './middleware/errors';
-import { requestId } from './middleware/request-id';
-import { requestLog } from './middleware/request-log';
-import { docsRoutes } from './routes/docs';
-import { healthRoutes } from './routes/health';
-import { llmsRoutes } from './routes/llms';
-import { metricsRoutes, requestMetrics } from './routes/metrics';
-import { openApiRoutes } from './routes/openapi';
-import { opportunityRoutes } from './routes/opportunities';
-import { previewRoutes } from './routes/preview';
-import { taxonomyRoutes } from './routes/taxonomy';
-import { usageRoutes } from './routes/usage';
+import type { Capabilities } from './compose';
 
 /**
- * Builds the express app from its dependencies; tests call it on an ephemeral port. The
- * authenticator, rate limits and meter are built once here and shared by every adapter.
+ * The express app over built capabilities (app/compose.ts): the REST routes and the /mcp adapter
+ * side by side, sharing one authenticator, rate limiter and meter. Tests call it on an ephemeral
+ * port. Lives above http/ and mcp/ so that neither adapter imports the other.
  */
-export function createApp(deps: AppDeps): Express {
-  const auth = createAuthenticator(deps);
-  const limits = new RateLimits(deps.redis, deps.databaseName);
-  const reads = new ReadService(
-    deps,
-    new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS }),
-    limits,
-  );
+export function createApp(capabilities: Capabilities): Express {
+  const { deps, limits, reads } = capabilities;
+  const auth = createAuthenticator(capabilities.auth);
 
   const app = express();
   app.disable('x-powered-by');
