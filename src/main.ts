@@ -2,7 +2,7 @@ import { bootstrap, shutdown } from './bootstrap';
 import { ConfigError, isProduction } from './config';
 import { compose } from './app/compose';
 import { createApp } from './app/create-app';
-import { ensureDemoAccount } from './infra/demo-account';
+import { ensureDemoAccount } from './app/demo-account';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
 import { logUnhandledRejections } from './infra/process-errors';

@@ -1,6 +1,9 @@
 import { Meter } from '../billing/meter';
 import { RateLimits } from '../billing/rate-limit';
+import { pingSearch } from '../search/client';
 import { AuthService } from '../service/auth';
+import type { HealthProbes } from '../service/health';
+import { pingPostgres } from '../store/db';
 import type { AppDeps } from '../service/context';
 import { ReadService } from '../service/read-service';
 
@@ -20,6 +23,8 @@ export interface Capabilities {
   meter: Meter;
   /** The authenticated read surface that REST and MCP both call. */
   reads: ReadService;
+  /** What /readyz asks (service/health.ts). */
+  health: HealthProbes;
 }
 
 /** The composition root over built clients (bootstrap.ts builds those). */
@@ -28,5 +33,9 @@ export function compose(deps: AppDeps): Capabilities {
   const limits = new RateLimits(deps.redis, deps.databaseName);
   const meter = new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS });
   const reads = new ReadService(deps, meter, limits);
-  return { deps, auth, limits, meter, reads };
+  const health: HealthProbes = {
+    postgres: () => pingPostgres(deps.pool),
+    opensearch: () => pingSearch(deps.search),
+  };
+  return { deps, auth, limits, meter, reads, health };
 }

@@ -41,7 +41,8 @@ export function createApp(capabilities: Capabilities): Express {
   app.use(requestId);
   app.use(requestLog(deps.logger));
   app.use(requestMetrics);
-  app.use(healthRoutes(deps));
+  // The lifecycle is read per request: main.ts sets it on the deps (decisions 10: draining).
+  app.use(healthRoutes(capabilities.health, () => deps.lifecycle));
   app.use(metricsRoutes(deps.env.METRICS_TOKEN));
   app.use(taxonomyRoutes(deps));
   app.use(previewRoutes(deps, limits));

@@ -1,18 +1,12 @@
+import { ACCOUNT_COLUMNS, rowToAccount, type AccountRow } from '../store/account-repo';
+import { accountBilling } from './account-limits';
 import type { AccountBilling, PeriodUsage } from './snapshot';
-import type { BillingModel, PeriodKind, PlanId } from './plans';
 
 // The meter's SQL (migration 004) and the mapping of its rows. Kept apart from meter.ts so that the
 // order of the statements there reads on its own.
 
-// The plan is read by a scalar subquery, not a join: under SELECT ... FOR UPDATE, a row that was
-// updated while we waited for its lock is re-checked against the new version, and a joined plans
-// row would be the old one (a plan change would drop the row); a subquery is re-evaluated.
-const ACCOUNT_COLUMNS = `
-  a.id, a.plan_id, a.billing_model, a.balance_millicents::text AS balance_millicents,
-  a.allowance_override, a.rps_override, a.page_size_override, a.period_start, a.period_end,
-  (SELECT json_build_object('allowance', p.opportunity_allowance, 'period_kind', p.period_kind,
-                            'rps', p.requests_per_second, 'page_size', p.max_page_size)
-     FROM plans p WHERE p.id = a.plan_id) AS plan`;
+// The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
+// reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
 
 /** The account, without a lock (a page of repeats writes nothing, see Meter.deliver). */
 export const ACCOUNT = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1`;
@@ -103,18 +97,7 @@ export const RECORD_DELIVERY = `
     FROM usage, pg_settings AS durability
    WHERE durability.name = 'synchronous_commit'`;
 
-export interface AccountRow {
-  id: string;
-  plan_id: PlanId;
-  billing_model: BillingModel;
-  balance_millicents: string;
-  allowance_override: number | null;
-  rps_override: number | null;
-  page_size_override: number | null;
-  period_start: Date | null;
-  period_end: Date | null;
-  plan: { allowance: number | null; period_kind: PeriodKind; rps: number; page_size: number };
-}
+export type { AccountRow };
 
 export interface UsageColumns {
   used: number | null;
@@ -135,25 +118,7 @@ export interface RecordedRow extends UsageColumns {
 }
 
 export function toAccountBilling(row: AccountRow): AccountBilling {
-  return {
-    accountId: row.id,
-    plan: {
-      id: row.plan_id,
-      opportunityAllowance: row.plan.allowance,
-      periodKind: row.plan.period_kind,
-      requestsPerSecond: row.plan.rps,
-      maxPageSize: row.plan.page_size,
-    },
-    settings: {
-      billingModel: row.billing_model,
-      allowanceOverride: row.allowance_override,
-      rpsOverride: row.rps_override,
-      pageSizeOverride: row.page_size_override,
-    },
-    balanceMillicents: toSafeInteger(row.balance_millicents),
-    storedPeriodStart: row.period_start,
-    storedPeriodEnd: row.period_end,
-  };
+  return accountBilling(rowToAccount(row));
 }
 
 export function toUsage(row: UsageColumns): PeriodUsage {

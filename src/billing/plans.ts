@@ -2,11 +2,15 @@
 // limiter and the page-size check feed them the rows they loaded themselves.
 import { MAX_PAGE_SIZE } from '../domain/filters';
 
-export const PLAN_IDS = ['free', 'builder', 'growth', 'enterprise'] as const;
-export const BILLING_MODELS = ['plan', 'legacy_entitlement', 'legacy_wallet'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
-export type BillingModel = (typeof BILLING_MODELS)[number];
-export type PeriodKind = 'calendar_month' | 'billing_period';
+import type { BillingModel, PeriodKind, PlanId } from '../domain/account';
+
+export {
+  BILLING_MODELS,
+  PLAN_IDS,
+  type BillingModel,
+  type PeriodKind,
+  type PlanId,
+} from '../domain/account';
 
 /** contract 8.2.3: 0.004 USD per new opportunity beyond the included allowance. */
 export const PRICE_PER_OPPORTUNITY_MILLICENTS = 400;

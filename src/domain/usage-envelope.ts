@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILLING_MODELS, PLAN_IDS } from '../billing/plans';
+import { BILLING_MODELS, PLAN_IDS } from './account';
 
 // decisions 11: GET /v1/usage and the MCP tool get_usage return what the usage headers of
 // contract 8.3 say, in one body. Every figure equals the matching header of the same response;

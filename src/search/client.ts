@@ -89,3 +89,11 @@ export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
     throw mapped;
   }
 }
+
+/** The readiness probe of the search engine (/readyz): answers, or not; never throws. */
+export function pingSearch(client: Client): Promise<boolean> {
+  return client.ping().then(
+    () => true,
+    () => false,
+  );
+}

@@ -3,7 +3,8 @@ import { failClosed } from '../billing/pg-errors';
 import { ApiError } from '../domain/errors';
 import { addressGroup } from '../infra/client-address';
 import { Limiter } from '../infra/limiter';
-import type { Account } from '../store/account-repo';
+import { accountLimits } from '../billing/account-limits';
+import type { Account, AccountLimits } from '../domain/account';
 import {
   findKeyByHash,
   hashApiKey,
@@ -19,6 +20,8 @@ import type { AppDeps } from './context';
 export interface AuthContext {
   account: Account;
   key: ApiKeyRecord;
+  /** The account's limits, computed once per request (billing/account-limits.ts). */
+  limits: AccountLimits;
 }
 
 export interface AuthOptions {
@@ -122,7 +125,7 @@ export class AuthService {
       error.accountId = found.account.id;
       return { ok: false, error };
     }
-    return { ok: true, auth: found };
+    return { ok: true, auth: { ...found, limits: accountLimits(found.account) } };
   }
 
   private lookup(hash: string): Promise<KeyWithAccount | null> {

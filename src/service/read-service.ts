@@ -26,7 +26,6 @@ import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
 import { usageEnvelope } from './usage';
-import { accountLimits } from '../store/account-repo';
 import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
@@ -200,11 +199,7 @@ export class ReadService {
   /** The change feed (decisions 11): metered like list, tombstones free. REST only. */
   changes(caller: Caller, query: Record<string, unknown>): Promise<Served<ChangesEnvelope>> {
     return this.serve(caller, true, async () => {
-      const request = parseChangesQuery(
-        query,
-        accountLimits(caller.auth.account).pageSize,
-        this.deps,
-      );
+      const request = parseChangesQuery(query, caller.auth.limits.pageSize, this.deps);
       const page = await changeFeedPage(
         this.deps,
         request,
@@ -284,7 +279,7 @@ export class ReadService {
   ): Promise<Served<T>> {
     const headers: Record<string, string> = {};
     try {
-      const limits = accountLimits(caller.auth.account);
+      const limits = caller.auth.limits;
       const decision = await this.limits.check({
         ...subject(caller),
         accountRps: limits.rps,
@@ -319,7 +314,7 @@ export class ReadService {
   async admitProtocolMessage(caller: Caller): Promise<Record<string, string>> {
     const rate = {
       ...subject(caller),
-      accountRps: accountLimits(caller.auth.account).rps,
+      accountRps: caller.auth.limits.rps,
       keyRps: caller.auth.key.rps,
     };
     try {
@@ -358,7 +353,7 @@ export class ReadService {
   private parse(endpoint: Endpoint, input: FilterInput, caller: Caller): ParsedRequest {
     const ctx = {
       taxonomy: this.deps.taxonomy,
-      maxPageSize: accountLimits(caller.auth.account).pageSize,
+      maxPageSize: caller.auth.limits.pageSize,
     };
     return input.from === 'rest'
       ? parseRestQuery(endpoint, input.query, ctx)

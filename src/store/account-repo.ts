@@ -1,51 +1,23 @@
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
-import { isUuid } from '../domain/ids';
 import {
+  ACCOUNT_STATUSES,
   BILLING_MODELS,
   PLAN_IDS,
-  accountAllowance,
-  accountRps,
-  effectivePageSize,
-  type AccountLimitSettings,
+  type Account,
+  type AccountStatus,
   type BillingModel,
+  type PeriodKind,
   type PlanId,
-  type PlanLimits,
-} from '../billing/plans';
+} from '../domain/account';
+import { isUuid } from '../domain/ids';
 import { withTransaction } from './db';
 
-// Plans (contract 8.1) and accounts (decisions 6), over the tables of migrations/003.
+// Accounts (decisions 6) over the tables of migrations/003, mapped to the one account model of
+// domain/account.ts. Their limits are a billing rule: billing/account-limits.ts.
 
-export const ACCOUNT_STATUSES = ['active', 'disabled', 'suspended', 'pending', 'expired'] as const;
-
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
-
-export interface Plan {
-  id: PlanId;
-  label: string;
-  /** Null: account-specific (enterprise), see allowance_override. */
-  opportunity_allowance: number | null;
-  period_kind: 'calendar_month' | 'billing_period';
-  requests_per_second: number;
-  max_page_size: number;
-}
-
-export interface Account {
-  id: string;
-  name: string | null;
-  plan: Plan;
-  billing_model: BillingModel;
-  status: AccountStatus;
-  /** Integer millicents (bigint column); safe as a JS number up to 2^53. */
-  balance_millicents: number;
-  /** For legacy_entitlement this is the fixed allowance (decisions 6). */
-  allowance_override: number | null;
-  rps_override: number | null;
-  page_size_override: number | null;
-  period_start: Date | null;
-  period_end: Date | null;
-  created_at: Date;
-}
+export { ACCOUNT_STATUSES, type Account, type AccountStatus };
+export type { Plan } from '../domain/account';
 
 export class AccountInputError extends Error {}
 
@@ -88,14 +60,21 @@ function validate(input: AccountPatch): AccountPatch {
   return parsed.data;
 }
 
-/** The select list shared with the key lookup (api-key-repo), which joins the same tables. */
+/**
+ * The ONE select list of an account (alias `a`), shared by the key lookup (api-key-repo) and the
+ * meter (billing/ledger-sql.ts). The plan is read by a scalar subquery, not a join: under
+ * SELECT ... FOR UPDATE, a row that was updated while we waited for its lock is re-checked against
+ * the new version, and a joined plans row would be the old one (a plan change would drop the row);
+ * a subquery is re-evaluated.
+ */
 export const ACCOUNT_COLUMNS = `
   a.id AS account_id, a.name AS account_name, a.billing_model, a.status,
   a.balance_millicents::text AS balance_millicents, a.allowance_override, a.rps_override,
   a.page_size_override, a.period_start, a.period_end, a.created_at AS account_created_at,
-  p.id AS plan_id, p.label AS plan_label, p.opportunity_allowance AS plan_allowance,
-  p.period_kind AS plan_period_kind, p.requests_per_second AS plan_rps,
-  p.max_page_size AS plan_max_page_size`;
+  (SELECT json_build_object('id', p.id, 'label', p.label, 'allowance', p.opportunity_allowance,
+                            'period_kind', p.period_kind, 'rps', p.requests_per_second,
+                            'page_size', p.max_page_size)
+     FROM plans p WHERE p.id = a.plan_id) AS plan`;
 
 export interface AccountRow {
   account_id: string;
@@ -109,12 +88,14 @@ export interface AccountRow {
   period_start: Date | null;
   period_end: Date | null;
   account_created_at: Date;
-  plan_id: PlanId;
-  plan_label: string;
-  plan_allowance: number | null;
-  plan_period_kind: Plan['period_kind'];
-  plan_rps: number;
-  plan_max_page_size: number;
+  plan: {
+    id: PlanId;
+    label: string;
+    allowance: number | null;
+    period_kind: PeriodKind;
+    rps: number;
+    page_size: number;
+  };
 }
 
 export function rowToAccount(row: AccountRow): Account {
@@ -125,12 +106,12 @@ export function rowToAccount(row: AccountRow): Account {
     id: row.account_id,
     name: row.account_name,
     plan: {
-      id: row.plan_id,
-      label: row.plan_label,
-      opportunity_allowance: row.plan_allowance,
-      period_kind: row.plan_period_kind,
-      requests_per_second: row.plan_rps,
-      max_page_size: row.plan_max_page_size,
+      id: row.plan.id,
+      label: row.plan.label,
+      opportunity_allowance: row.plan.allowance,
+      period_kind: row.plan.period_kind,
+      requests_per_second: row.plan.rps,
+      max_page_size: row.plan.page_size,
     },
     billing_model: row.billing_model,
     status: row.status,
@@ -150,10 +131,18 @@ export { BILLING_MODELS, PLAN_IDS, type BillingModel, type PlanId };
 export async function getAccount(pool: Pool, id: string): Promise<Account | null> {
   if (!isUuid(id)) return null;
   const { rows } = await pool.query<AccountRow>(
-    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1`,
+    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1`,
     [id],
   );
   return rows[0] ? rowToAccount(rows[0]) : null;
+}
+
+/** Whether the database holds any account yet (the local demo account's condition). */
+export async function anyAccountExists(pool: Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM accounts) AS any',
+  );
+  return rows[0]?.any === true;
 }
 
 // Input field → column. `plan` is the only renamed one.
@@ -250,37 +239,4 @@ async function recordBalanceChange(
      VALUES ($1, $2, $3, $4)`,
     [accountId, to > from ? 'credit' : 'adjustment', to - from, to],
   );
-}
-
-export interface AccountLimits {
-  allowance: number | null;
-  rps: number;
-  pageSize: number;
-}
-
-/**
- * The account-level limits before any per-key limit (decisions 6: the stricter of key and account
- * applies, which is the caller's job). `allowance` null: none is set (enterprise without override).
- */
-export function accountLimits(account: Account): AccountLimits {
-  // One implementation of the limit rules: billing/plans.ts, which the meter uses too.
-  const plan: PlanLimits = {
-    id: account.plan.id,
-    opportunityAllowance: account.plan.opportunity_allowance,
-    periodKind: account.plan.period_kind,
-    requestsPerSecond: account.plan.requests_per_second,
-    maxPageSize: account.plan.max_page_size,
-  };
-  const settings: AccountLimitSettings = {
-    billingModel: account.billing_model,
-    allowanceOverride: account.allowance_override,
-    rpsOverride: account.rps_override,
-    pageSizeOverride: account.page_size_override,
-  };
-  const allowance = accountAllowance(plan, settings);
-  return {
-    allowance: allowance.unset ? null : allowance.allowance,
-    rps: accountRps(plan, settings),
-    pageSize: effectivePageSize(plan, settings),
-  };
 }

@@ -167,7 +167,7 @@ export async function findKeyByHash(pool: Pool, keyHash: string): Promise<KeyWit
         k.prefix AS key_prefix, k.allowance AS key_allowance, k.rps AS key_rps,
         k.created_at AS key_created_at, k.last_used_at AS key_last_used_at,
         k.revoked_at AS key_revoked_at, ${ACCOUNT_COLUMNS}
-      FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
+      FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.key_hash = $1`,
     values: [keyHash],
   });

@@ -79,3 +79,11 @@ export async function withTransaction<T>(
     client.release(broken);
   }
 }
+
+/** The readiness probe of Postgres (/readyz): answers, or not; never throws. */
+export function pingPostgres(pool: Pool): Promise<boolean> {
+  return pool.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
+import { accountLimits } from '../../billing/account-limits';
 import { openPostgres } from '../../bootstrap';
 import {
   ACCOUNT_STATUSES,
-  accountLimits,
   AccountInputError,
   BILLING_MODELS,
   createAccount,

@@ -1,33 +1,16 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../service/context';
+import type { Lifecycle } from '../../infra/lifecycle';
+import { readiness, type HealthProbes } from '../../service/health';
 
-/** /healthz: the process is alive. /readyz: Postgres and OpenSearch both answer and the
- * process is not shutting down. */
-export function healthRoutes(deps: AppDeps): Router {
+/** /healthz: the process is alive. /readyz: service/health.ts readiness, 503 unless ready. */
+export function healthRoutes(probes: HealthProbes, lifecycle: () => Lifecycle | undefined): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    // decisions 10: from SIGTERM on, not ready, whatever the services say.
-    if (deps.lifecycle?.draining) {
-      res.status(503).json({ status: 'shutting_down' });
-      return;
-    }
-    const [postgres, opensearch] = await Promise.all([
-      deps.pool.query('SELECT 1').then(
-        () => true,
-        () => false,
-      ),
-      deps.search.ping().then(
-        () => true,
-        () => false,
-      ),
-    ]);
-    res.status(postgres && opensearch ? 200 : 503).json({
-      status: postgres && opensearch ? 'ready' : 'unavailable',
-      checks: { postgres, opensearch },
-    });
+    const ready = await readiness(probes, lifecycle());
+    res.status(ready.status === 'ready' ? 200 : 503).json(ready);
   });
   return router;
 }

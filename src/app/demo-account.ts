@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../service/context';
-import { createAccount } from '../store/account-repo';
+import { anyAccountExists, createAccount } from '../store/account-repo';
 import { withAdvisoryLock } from '../store/advisory-lock';
 import { createApiKey } from '../store/api-key-repo';
 
@@ -18,10 +18,7 @@ export async function ensureDemoAccount(deps: AppDeps): Promise<void> {
 }
 
 async function createDemoAccountIfEmpty(deps: AppDeps): Promise<void> {
-  const { rows } = await deps.pool.query<{ any: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM accounts) AS any',
-  );
-  if (rows[0]?.any) return;
+  if (await anyAccountExists(deps.pool)) return;
   const account = await createAccount(deps.pool, { plan: 'free', name: 'Local demo account' });
   const key = await createApiKey(deps.pool, { accountId: account.id, label: 'demo' });
   mkdirSync(path.dirname(DEMO_KEY_FILE), { recursive: true });
