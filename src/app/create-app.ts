@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { createAuthenticator } from '../http/middleware/authenticate';
+import { createAuthenticator } from '../adapter/authenticate';
 import { errorHandler, notFound } from '../http/middleware/errors';
 import { requestId } from '../http/middleware/request-id';
 import { requestLog } from '../http/middleware/request-log';

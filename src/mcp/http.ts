@@ -2,8 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
-import { callerOf } from '../http/caller';
-import type { Authenticator } from '../http/middleware/authenticate';
+import { callerOf } from '../adapter/caller';
+import type { Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { AppDeps } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';

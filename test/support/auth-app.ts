@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { compose } from '../../src/app/compose';
-import { authOf, createAuthenticator } from '../../src/http/middleware/authenticate';
+import { authOf, createAuthenticator } from '../../src/adapter/authenticate';
 import { errorHandler } from '../../src/http/middleware/errors';
 import { requestId } from '../../src/http/middleware/request-id';
 import { requestLog } from '../../src/http/middleware/request-log';

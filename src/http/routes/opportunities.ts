@@ -4,9 +4,9 @@ import type { AppDeps } from '../../service/context';
 import type { ListEnvelope } from '../../domain/envelopes';
 import { listJson } from '../../service/list-json';
 import type { ReadService, Served } from '../../service/read-service';
-import { callerOf } from '../caller';
+import { callerOf } from '../../adapter/caller';
 import { ifNoneMatchMatches } from '../etag';
-import { authOf, type Authenticator } from '../middleware/authenticate';
+import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
 
 /** The authenticated REST reads (contract 4.2-4.4): thin adapters over the shared ReadService. */

@@ -2,8 +2,8 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { ApiError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
 import type { ReadService } from '../../service/read-service';
-import { callerOf } from '../caller';
-import { authOf, type Authenticator } from '../middleware/authenticate';
+import { callerOf } from '../../adapter/caller';
+import { authOf, type Authenticator } from '../../adapter/authenticate';
 
 /**
  * decisions 11: GET /v1/usage, the usage headers of contract 8.3 as one body. Key required; free;

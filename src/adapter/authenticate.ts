@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AuthContext, AuthOptions, AuthService } from '../../service/auth';
+import type { AuthContext, AuthOptions, AuthService } from '../service/auth';
 
-export type { AuthContext } from '../../service/auth';
+export type { AuthContext } from '../service/auth';
 
 declare module 'express-serve-static-core' {
   interface Request {
