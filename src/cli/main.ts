@@ -1,6 +1,6 @@
 import { bootstrap, shutdown } from '../bootstrap';
 import { ConfigError } from '../config';
-import { compose, type Capabilities } from '../app/compose';
+import type { Capabilities } from '../app/compose';
 import { parseArgs, UsageError, type Command } from './command';
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
@@ -47,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
   let capabilities: Capabilities | undefined;
   const composed = async () => {
     if (!capabilities) {
+      // Loaded on first use: the Postgres-only commands never load the read service's modules.
+      const { compose } = await import('../app/compose');
       capabilities = compose(await bootstrap({ poolSize: 4, bulkSearch: true, bulk: true }));
       progress.start();
     }
