@@ -73,6 +73,18 @@ export const invalidFilter = (parameter: string, reason: ErrorReason, message: s
 export const validationError = (parameter: string, reason: ErrorReason, message: string) =>
   new ApiError('validation_error', message, { parameter, reason });
 
+/**
+ * decisions 3: every cursor problem (empty, not ours, tampered, another query's or account's, a
+ * retired key, another feed position) is this one 400, so a client learns nothing about which
+ * check failed, only what to do.
+ */
+export const malformedCursor = () =>
+  new ApiError(
+    'malformed_cursor',
+    'The cursor is not valid for this request: pass pagination.next_cursor back unchanged, with the same filters, or start again without a cursor.',
+    { parameter: 'cursor', reason: 'bad_format' },
+  );
+
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; request_id: string; details?: ErrorDetails };
 }

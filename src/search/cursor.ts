@@ -1,6 +1,6 @@
 import { CompactSign, compactVerify } from 'jose';
 import type { CompactJWSHeaderParameters } from 'jose';
-import { ApiError } from '../domain/errors';
+import { malformedCursor } from '../domain/errors';
 import type { SearchAfter } from './query-builder';
 
 export type { SearchAfter };
@@ -25,13 +25,6 @@ interface CursorPayload {
 const MIN_SECRET_LENGTH = 32;
 const MAX_TOKEN_LENGTH = 2048;
 const encoder = new TextEncoder();
-
-const malformed = () =>
-  new ApiError(
-    'malformed_cursor',
-    'The cursor is not valid for this request: pass pagination.next_cursor back unchanged, with the same filters, or start again without a cursor.',
-    { parameter: 'cursor', reason: 'bad_format' },
-  );
 
 /**
  * Parses CURSOR_SIGNING_KEYS: "kid=secret,kid2=secret2"; the first pair signs. A secret may
@@ -111,7 +104,7 @@ export class CursorCodec {
 
   /** The keyset position of a cursor issued for these filters and this account. */
   async decode(token: string, expected: CursorBinding): Promise<SearchAfter> {
-    if (token.length > MAX_TOKEN_LENGTH) throw malformed();
+    if (token.length > MAX_TOKEN_LENGTH) throw malformedCursor();
     let payload: unknown;
     try {
       const keyFor = (header: CompactJWSHeaderParameters): Uint8Array => {
@@ -123,11 +116,12 @@ export class CursorCodec {
       const { payload: bytes } = await compactVerify(token, keyFor, { algorithms: ['HS256'] });
       payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch {
-      throw malformed();
+      throw malformedCursor();
     }
-    if (!isPayload(payload)) throw malformed();
+    if (!isPayload(payload)) throw malformedCursor();
     // A cursor of other filters or another account is as invalid as a forged one (decisions 3).
-    if (payload.f !== expected.filterDigest || payload.a !== expected.accountId) throw malformed();
+    if (payload.f !== expected.filterDigest || payload.a !== expected.accountId)
+      throw malformedCursor();
     return [payload.s[0], payload.s[1]];
   }
 }

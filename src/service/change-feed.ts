@@ -1,5 +1,5 @@
 import type { ChangeFeedItem, ChangesEnvelope } from '../domain/changes-envelope';
-import { ApiError, invalidFilter, validationError } from '../domain/errors';
+import { invalidFilter, malformedCursor, validationError } from '../domain/errors';
 import { parseDateParam, parseRestQuery } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
 import { readChanges, type ChangeFeedRow } from '../store/changes-repo';
@@ -73,7 +73,7 @@ export function parseChangesQuery(
   }
   const cursor = query.cursor;
   if (cursor !== undefined && (typeof cursor !== 'string' || cursor.trim() === '')) {
-    throw malformed();
+    throw malformedCursor();
   }
   return { since, limit, ...(cursor === undefined ? {} : { cursor }) };
 }
@@ -97,7 +97,7 @@ export async function changeFeedPage(
       accountId,
     });
     const cursorSince = boundSince === FROM_START ? null : boundSince;
-    if (since !== null && since !== cursorSince) throw malformed();
+    if (since !== null && since !== cursorSince) throw malformedCursor();
     since = cursorSince;
     after = seq;
   }
@@ -134,10 +134,3 @@ function toItem(row: ChangeFeedRow): ChangeFeedItem {
   if (row.deletedAt === null) return row.record satisfies Opportunity;
   return { id: row.id, deleted: true, changed_at: row.deletedAt.toISOString() };
 }
-
-const malformed = () =>
-  new ApiError(
-    'malformed_cursor',
-    'The cursor is not valid for this feed: pass pagination.next_cursor back unchanged (with the same since, or none).',
-    { parameter: 'cursor', reason: 'bad_format' },
-  );

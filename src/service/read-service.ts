@@ -30,6 +30,7 @@ import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
 import { allDelivered } from '../billing/delivered';
+import { isStoreUnavailable, meteringUnavailable } from '../billing/pg-errors';
 import { beforeSpending, representationTag, type Revalidation } from './revalidation';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
@@ -390,13 +391,12 @@ const subject = (caller: Caller): BillingSubject => ({
   keyId: caller.auth.key.id,
 });
 
-function storeError(err: unknown): ApiError {
-  return err instanceof ApiError
-    ? err
-    : new ApiError(
-        'metering_unavailable',
-        'The opportunity store is unavailable; retry later.',
-        undefined,
-        5,
-      );
+/**
+ * A failure of the store behind a read: its outage is 503 metering_unavailable (the one builder,
+ * billing/pg-errors.ts); anything else (a SQL error is a bug) goes on as it is, to become a 500
+ * that is seen rather than retried.
+ */
+function storeError(err: unknown): unknown {
+  if (err instanceof ApiError || !isStoreUnavailable(err)) return err;
+  return meteringUnavailable(err);
 }

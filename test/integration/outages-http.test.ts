@@ -1,6 +1,7 @@
 import { createSearchClient } from '../../src/search/client';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
+import type { Pool } from 'pg';
 import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -84,6 +85,40 @@ it('Redis gone mid-run: the service keeps serving and limiting in process', asyn
     });
     expect(second.status).toBe(200);
     expect(second.headers.get('x-ratelimit-limit')).toBe('1000');
+  } finally {
+    await app.close();
+  }
+});
+
+/** The test's pool, except that the detail's record lookup fails as a bug in the query would. */
+function poolWithBrokenRecordQuery(pool: Pool): Pool {
+  const broken = (text: string) => /SELECT record FROM opportunities WHERE id/.test(text);
+  return new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+      return (config: string | { text: string }, values?: unknown[]) => {
+        const text = typeof config === 'string' ? config : config.text;
+        if (broken(text)) {
+          const err = Object.assign(new Error('column "recrod" does not exist'), { code: '42703' });
+          return Promise.reject(err);
+        }
+        return (target.query as (c: unknown, v?: unknown[]) => Promise<unknown>)(config, values);
+      };
+    },
+  });
+}
+
+// issue 12: only an unavailable store is a retryable 503; a store bug (a SQL error) is a 500, so
+// that it is seen rather than retried (billing/pg-errors.ts, decisions 7).
+it('a SQL error in the store is 500 internal_server_error, not 503 metering_unavailable', async () => {
+  const id = makeRecord().id;
+  const app = await serve({ ...ctx.deps, pool: poolWithBrokenRecordQuery(ctx.deps.pool) });
+  try {
+    const res = await fetch(`${app.url}/v1/opportunities/${id}`, { headers: { 'X-API-Key': key } });
+    const body = (await res.json()) as { error: { code: string } };
+    expect(res.status).toBe(500);
+    expect(body.error.code).toBe('internal_server_error');
+    expect(res.headers.get('retry-after')).toBeNull();
   } finally {
     await app.close();
   }

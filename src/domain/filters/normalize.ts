@@ -1,4 +1,4 @@
-import { ApiError, invalidFilter, validationError } from '../errors';
+import { ApiError, invalidFilter, malformedCursor, validationError } from '../errors';
 import {
   DEFAULT_LIST_LIMIT,
   MAX_PAGE_SIZE,
@@ -132,10 +132,7 @@ function normalizeStrings(spec: ParamSpec, list: boolean, items: string[], ctx: 
   const trimmed = items.map((i) => i.trim());
   // decisions 3: any cursor problem, an empty one included, is 400 malformed_cursor.
   if (spec.kind === 'cursor' && trimmed.some((i) => i === '')) {
-    throw new ApiError('malformed_cursor', 'The cursor is malformed.', {
-      parameter: 'cursor',
-      reason: 'bad_format',
-    });
+    throw malformedCursor();
   }
   // Format (422) for every item before any value check (400).
   if (trimmed.some((i) => i === '')) {
