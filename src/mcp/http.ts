@@ -11,7 +11,13 @@ import { checkOrigin } from './origin';
 import { createMcpServer, type RequestScope } from './server';
 import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
-import { fromTransportRefusal, notJsonRpc, unsupportedContentType } from './transport-refusals';
+import {
+  duplicateRequestIds,
+  fromTransportRefusal,
+  hasDuplicateRequestIds,
+  notJsonRpc,
+  unsupportedContentType,
+} from './transport-refusals';
 
 // The tool-protocol endpoint (contract 4.6, decisions 9): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
@@ -76,6 +82,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
       if (err !== undefined) return next(err);
       // An empty body leaves nothing parsed: no JSON-RPC message.
       if (req.body === undefined) return next(notJsonRpc());
+      if (hasDuplicateRequestIds(req.body)) return next(duplicateRequestIds());
       next();
     });
   };

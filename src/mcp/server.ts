@@ -13,6 +13,7 @@ import type { Logger } from '../infra/logger';
 import { listJson } from '../service/list-json';
 import type { Caller } from '../service/read-service';
 import { SERVER_INSTRUCTIONS } from './descriptions';
+import { guardRequestHandlers } from './protocol-errors';
 import { registerResources } from './resources';
 import type { ToolDefinition } from './tools';
 
@@ -117,5 +118,6 @@ export function createMcpServer(
     }
   });
 
+  guardRequestHandlers(server, scope.logger, scope.caller.requestId);
   return server;
 }

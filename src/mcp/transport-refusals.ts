@@ -32,6 +32,9 @@ export const notJsonRpc = () =>
     'The body must be one JSON-RPC 2.0 message or a batch of at most 100 (an initialize request alone).',
   );
 
+export const duplicateRequestIds = () =>
+  validationError('body', 'repeated', 'The requests of a JSON-RPC batch need distinct ids.');
+
 /** The ApiError for a transport refusal, or null when the transport failed on its own (a 500). */
 export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null {
   switch (refusal.status) {
@@ -55,4 +58,23 @@ export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null
     default:
       return null;
   }
+}
+
+/**
+ * Requests of one batch that share an id. The transport keys replies by id and, in JSON response
+ * mode, answers once every id has a reply, so the first of two same-id calls to finish would end
+ * the HTTP response while the other still runs: a search could deliver and charge after the
+ * client was answered (found by the fuzz suite). Such a batch is refused before anything runs.
+ */
+export function hasDuplicateRequestIds(body: unknown): boolean {
+  if (!Array.isArray(body)) return false;
+  const seen = new Set<unknown>();
+  for (const message of body) {
+    if (typeof message !== 'object' || message === null || !('method' in message)) continue;
+    if (!('id' in message)) continue;
+    const { id } = message as { id: unknown };
+    if (seen.has(id)) return true;
+    seen.add(id);
+  }
+  return false;
 }

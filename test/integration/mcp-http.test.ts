@@ -254,6 +254,59 @@ describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)',
   });
 });
 
+describe('malformed params of a well-formed message (fuzz counterexamples)', () => {
+  // Each was answered -32603 Internal error with a dump of the SDK's zod issues as the message.
+  it.each([
+    ['resources/read with a uri that is not a string', 'resources/read', { uri: [] }],
+    ['tools/call with a name that is not a string', 'tools/call', { name: 5 }],
+    [
+      'tools/call with arguments that are not an object',
+      'tools/call',
+      { name: 'count_opportunities', arguments: 'x' },
+    ],
+    ['tools/call without params', 'tools/call', undefined],
+    ['tools/list with a cursor that is not a string', 'tools/list', { cursor: 5 }],
+    ['initialize without its fields', 'initialize', {}],
+  ])('%s → JSON-RPC -32602 invalid params, a short message', async (_label, method, params) => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 9, method, params }), {
+      'X-API-Key': await newKey(),
+    });
+    expect(res.status).toBe(200);
+    const reply = (await res.json()) as { id: number; error: { code: number; message: string } };
+    expect(reply).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32602 } });
+    expect(reply.error.message).toMatch(/Invalid params for /);
+    expect(reply.error.message).not.toMatch(/[\n{}[\]]/);
+  });
+});
+
+describe('a batch whose requests share an id (fuzz counterexample)', () => {
+  // The transport keys replies by id: it answered as soon as the first of the two finished, so a
+  // slow search could deliver and charge after the client had been told duplicate_request_id.
+  it('→ 422 validation_error naming the body, and nothing delivered', async () => {
+    const key = await newKey();
+    const search = toolCall(4, 'search_opportunities', { limit: 2 });
+    const res = await post(JSON.stringify([search, search]), { 'X-API-Key': key });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({
+      error: { code: 'validation_error', details: { parameter: 'body' } },
+    });
+    const usage = await fetch(`${baseUrl}/v1/usage`, { headers: { 'X-API-Key': key } });
+    expect(((await usage.json()) as { opportunities: { used: number } }).opportunities.used).toBe(
+      0,
+    );
+  });
+
+  it('ids that differ only in type are distinct: served', async () => {
+    const batch = [
+      toolCall(1, 'count_opportunities', {}),
+      { ...toolCall(1, 'get_usage', {}), id: '1' },
+    ];
+    const res = await post(JSON.stringify(batch), { 'X-API-Key': await newKey() });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBe(2);
+  });
+});
+
 describe('headers and request ids', () => {
   it('puts the usage, rate and request id headers on the HTTP response', async () => {
     const { client, seen } = await connect({ 'X-API-Key': await newKey() });
