@@ -16,7 +16,11 @@ export function rawRequest(baseUrl: string, head: string | Buffer, body = ''): P
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
+    // A server that answers before reading a large body (413) may reset the connection while the
+    // rest is still being written: the reply already received is what counts.
+    socket.on('error', (err) => {
+      if (chunks.length === 0) reject(err);
+    });
     socket.on('close', () => {
       try {
         resolve(parseReply(Buffer.concat(chunks).toString('latin1')));
@@ -29,7 +33,9 @@ export function rawRequest(baseUrl: string, head: string | Buffer, body = ''): P
       `\r\nHost: ${hostname}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
       'latin1',
     );
-    socket.end(Buffer.concat([headBytes, closing, Buffer.from(body)]));
+    // write, not end: Node's HTTP server drops a request whose client half-closes before the answer
+    // is ready (no httpAllowHalfOpen); `Connection: close` makes the server close after answering.
+    socket.write(Buffer.concat([headBytes, closing, Buffer.from(body)]));
   });
 }
 

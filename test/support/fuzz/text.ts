@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+
+// Hostile text for the fuzz suite: strings as a client might send them by mistake or on purpose,
+// and the ways they can be put on the wire (decisions 8: bad percent-escapes, unicode, invalid
+// UTF-8, huge values).
+
+/** Text of every kind: ascii, any unicode, lone surrogates' UTF-8, control characters, long runs. */
+export const anyText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 16 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 16 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\u0000',
+      '\t',
+      'null',
+      'undefined',
+      '[]',
+      '{}',
+      '-0',
+      'NaN',
+      'Infinity',
+      '1e999',
+      '9'.repeat(40),
+      '0x10',
+      '../../etc/passwd',
+      '<script>alert(1)</script>',
+      "' OR 1=1 --",
+      '"; DROP TABLE accounts; --',
+      '${jndi:ldap://x}',
+      '__proto__',
+      'constructor',
+      '*',
+      '?',
+      '\\',
+      '\u202e\u0645',
+      '\ud83d\ude00',
+      'é',
+      'e\u0301',
+    ),
+  },
+  { weight: 1, arbitrary: fc.nat({ max: 12_000 }).map((n) => 'x'.repeat(n)) },
+);
+
+/** A percent-escape that may be broken: `%ZZ`, a cut multi-byte sequence, an overlong `%C0%AF`... */
+export const percentJunk: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('%', '%Z', '%ZZ', '%G0', '%0', '%00', '%FF', '%C0%AF', '%E0%A4%A', '%ED%A0%80'),
+  fc.constantFrom('%25', '%2F', '%3F', '%23', '%26', '%3D', '%2C', '%0A', '%0D', '%20', '+'),
+  fc
+    .tuple(fc.stringMatching(/^[0-9a-f]{0,2}$/), fc.boolean())
+    .map(([h, upper]) => `%${upper ? h.toUpperCase() : h}`),
+);
+
+/**
+ * How a value is written into a URL: properly percent-encoded, raw (UTF-8 bytes and reserved
+ * characters as they are; only what would break the request line is escaped), or with broken
+ * escapes spliced in.
+ */
+export function onTheWire(value: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant(encodeURIComponent(safeUnicode(value))) },
+    { weight: 2, arbitrary: fc.constant(rawForRequestLine(value)) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(percentJunk, fc.nat({ max: value.length })).map(([junk, at]) => {
+        const encoded = encodeURIComponent(safeUnicode(value));
+        const cut = Math.min(at, encoded.length);
+        return encoded.slice(0, cut) + junk + encoded.slice(cut);
+      }),
+    },
+  );
+}
+
+/** Lone surrogates cannot be encoded by encodeURIComponent; replace them. */
+function safeUnicode(value: string): string {
+  return value.replace(/[\ud800-\udfff]/gu, '\ufffd');
+}
+
+/**
+ * Raw in the request line: only space, CR, LF and '#' are escaped (they would split or end the
+ * target); everything else, UTF-8 bytes and control characters included, goes as it is (the raw
+ * sender writes the head as UTF-8 bytes).
+ */
+export function rawForRequestLine(value: string): string {
+  return safeUnicode(value).replace(
+    /[ \r\n#]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
