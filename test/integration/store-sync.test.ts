@@ -66,12 +66,12 @@ describe('import', () => {
     const file = path.join(dir, 'twice.ndjson');
     writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const first = await importNdjson(ctx.deps, file);
-    expect(first.store).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    expect(first.store).toEqual({ inserted: 2, updated: 0, unchanged: 0, deleted: 0 });
     const seqBefore = await ctx.deps.pool.query(
       'SELECT id, sync_seq FROM opportunities ORDER BY id',
     );
     const second = await importNdjson(ctx.deps, file);
-    expect(second.store).toEqual({ inserted: 0, updated: 0, unchanged: 2 });
+    expect(second.store).toEqual({ inserted: 0, updated: 0, unchanged: 2, deleted: 0 });
     expect(second.sync.indexed).toBe(0);
     const seqAfter = await ctx.deps.pool.query(
       'SELECT id, sync_seq FROM opportunities ORDER BY id',
