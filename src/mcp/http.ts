@@ -66,8 +66,11 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
       (err: unknown) => {
         const challenge = err instanceof ApiError ? CHALLENGE[err.code] : undefined;
         if (challenge) res.setHeader('WWW-Authenticate', challenge);
-        if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
-        else next(err);
+        if (!(err instanceof ApiError)) return next(err);
+        reads.accountHeaders(err).then((headers) => {
+          res.set(headers);
+          next(err);
+        }, next);
       },
     );
   };
@@ -93,7 +96,9 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     const caller = callerOf(req, context, deps.env);
     // Every POST passes the loose protocol limit first, without Postgres (decisions 8); a tool
     // call that reads is then limited and metered by the ReadService and sets its own headers.
-    res.set(await reads.admitProtocolMessage(caller));
+    const admitted = await reads.admitProtocolMessage(caller);
+    res.set(admitted.headers);
+    if (!admitted.ok) throw admitted.error;
     const server = createMcpServer(tools, requestScope(caller, res, deps), taxonomy);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -7,11 +7,11 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError, toEnvelope } from '../domain/errors';
-import type { ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
+import { toolOutcome, unexpectedError } from '../adapter/presenter';
+import { ApiError } from '../domain/errors';
+import type { TaxonomyEnvelope } from '../domain/envelopes';
 import type { Logger } from '../infra/logger';
-import { listJson } from '../service/list-json';
-import type { Caller } from '../service/read-service';
+import type { Caller, Refused } from '../service/read-service';
 import { SERVER_INSTRUCTIONS } from './descriptions';
 import { guardRequestHandlers } from './protocol-errors';
 import { registerResources } from './resources';
@@ -36,33 +36,15 @@ export interface RequestScope {
   setHeaders(headers: Record<string, string>, billable: boolean): void;
 }
 
-/** structuredContent is the envelope itself; the text block is the same JSON (decisions 9). */
-function toolResult(envelope: object, isError: boolean): CallToolResult {
-  const structuredContent: Record<string, unknown> = { ...envelope };
-  return {
-    // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
-    content: [{ type: 'text', text: listJson(envelope as ListEnvelope) }],
-    structuredContent,
-    ...(isError ? { isError: true } : {}),
-  };
-}
-
-function errorHeaders(err: ApiError): Record<string, string> {
-  return err.retryAfter === undefined
-    ? err.headers
-    : { ...err.headers, 'Retry-After': String(err.retryAfter) };
-}
-
 function asApiError(err: unknown, scope: RequestScope, tool: string): ApiError {
   if (err instanceof ApiError) return err;
-  // Same as the REST error handler: logged with the stack, answered without details.
-  scope.logger.error('unhandled tool error', {
+  return unexpectedError(err, scope.logger, 'unhandled tool error', {
     request_id: scope.caller.requestId,
     tool,
-    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
   });
-  return new ApiError('internal_server_error', 'An unexpected error occurred.');
 }
+
+const refused = (error: ApiError): Refused => ({ ok: false, error, headers: {} });
 
 const batchDuplicate = () =>
   new ApiError(
@@ -103,19 +85,15 @@ export function createMcpServer(
     // A tool that does not exist is a protocol error (JSON-RPC invalid params), not a domain one.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (tool.billable && !scope.claimRequestId()) {
-      return toolResult(toEnvelope(batchDuplicate(), scope.caller.requestId), true);
+      return toolOutcome(refused(batchDuplicate()), scope.caller.requestId).result;
     }
-    try {
-      const outcome = await tool.run(scope.caller, request.params.arguments ?? {});
-      scope.setHeaders(outcome.headers, tool.billable);
-      return toolResult(outcome.body, false);
-    } catch (err) {
-      // decisions 9: quota, rate, validation, not-found and availability problems are results
-      // with isError and the error envelope, never protocol errors.
-      const apiError = asApiError(err, scope, tool.name);
-      scope.setHeaders(errorHeaders(apiError), tool.billable);
-      return toolResult(toEnvelope(apiError, scope.caller.requestId), true);
-    }
+    // A tool's own argument check throws before any read; anything else thrown is a bug.
+    const outcome = await tool
+      .run(scope.caller, request.params.arguments ?? {})
+      .catch((err: unknown) => refused(asApiError(err, scope, tool.name)));
+    const { result, headers } = toolOutcome(outcome, scope.caller.requestId);
+    scope.setHeaders(headers, tool.billable);
+    return result;
   });
 
   guardRequestHandlers(server, scope.logger, scope.caller.requestId);

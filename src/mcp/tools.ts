@@ -4,7 +4,7 @@ import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '.
 import { ApiError, invalidFilter } from '../domain/errors';
 import { toolArgsSchema } from '../domain/filters';
 import type { AppDeps } from '../service/context';
-import type { Caller, ReadService } from '../service/read-service';
+import type { Caller, Outcome, ReadService } from '../service/read-service';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import {
   COUNT_DESCRIPTION,
@@ -28,11 +28,8 @@ export type ToolName =
   | 'get_occupation_taxonomy'
   | 'get_usage';
 
-/** A tool's answer: its envelope and the response headers of contract 8.3 that go with it. */
-export interface ToolOutcome {
-  body: object;
-  headers: Record<string, string>;
-}
+/** A tool's answer: the read's outcome (its envelope or its error, with the headers of 8.3). */
+export type ToolOutcome = Outcome<object>;
 
 export interface ToolDefinition {
   name: ToolName;
@@ -43,7 +40,7 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   /** Spends the request id and may deliver opportunities (decisions 7): list and detail. */
   billable: boolean;
-  /** Resolves with the envelope or throws the ApiError to return as an isError result. */
+  /** The outcome (adapter/presenter.ts renders it); throws only an argument check's ApiError. */
   run(caller: Caller, args: Record<string, unknown>): Promise<ToolOutcome>;
 }
 
@@ -78,16 +75,16 @@ function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): vo
  * The service names the uuid `opportunity_id` (the REST path parameter); the tool's argument is
  * `id`, and the envelope should name what the agent sent.
  */
-function renameIdParameter(err: unknown): never {
-  if (!(err instanceof ApiError) || err.details?.parameter !== 'opportunity_id') throw err;
+function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
+  const err = outcome.ok ? undefined : outcome.error;
+  if (outcome.ok || err?.details?.parameter !== 'opportunity_id') return outcome;
   const renamed = new ApiError(
     err.code,
     err.message.replace('opportunity_id', 'id'),
     { ...err.details, parameter: 'id' },
     err.retryAfter,
   );
-  renamed.headers = err.headers;
-  throw renamed;
+  return { ...outcome, error: renamed };
 }
 
 /** Built once per router: the JSON Schemas and the taxonomy document do not change per request. */
@@ -116,7 +113,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
         // Checked before the service, so an unknown argument neither spends the request id nor
         // counts toward the rate limit: like a REST URL of the wrong shape, it is not a read.
         onlyArgs(args, ['id']);
-        return reads.detail(caller, args.id).catch(renameIdParameter);
+        return renameIdParameter(await reads.detail(caller, args.id));
       },
     },
     {
@@ -140,7 +137,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       // Like GET /v1/taxonomy/occupations (public, not metered): no quota, no rate limit.
       run: async (_caller, args) => {
         onlyArgs(args, []);
-        return { body: taxonomy, headers: {} };
+        return { ok: true, body: taxonomy, headers: {} };
       },
     },
     {

@@ -55,6 +55,20 @@ export interface Served<T> {
   notModified?: boolean;
 }
 
+/** A read refused with a typed error, and the headers of contract 8.3 that still go out with it. */
+export interface Refused {
+  ok: false;
+  error: ApiError;
+  headers: Record<string, string>;
+}
+
+/**
+ * What every read hands its adapter: served, or refused with its error; either way with its
+ * headers. Expected failures come back as values: no error is changed after it was thrown, and one
+ * presenter (adapter/presenter.ts) writes both kinds for REST and MCP.
+ */
+export type Outcome<T> = ({ ok: true } & Served<T>) | Refused;
+
 /** What a call's work hands back to serve(). */
 interface Work<T> {
   body: T;
@@ -84,7 +98,7 @@ export class ReadService {
     caller: Caller,
     input: FilterInput,
     revalidation?: Revalidation,
-  ): Promise<Served<ListEnvelope>> {
+  ): Promise<Outcome<ListEnvelope>> {
     return this.serve(caller, !revalidation, async () => {
       const spend = revalidation
         ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
@@ -151,7 +165,7 @@ export class ReadService {
     caller: Caller,
     input: FilterInput,
     revalidation?: Revalidation,
-  ): Promise<Served<CountEnvelope>> {
+  ): Promise<Outcome<CountEnvelope>> {
     return this.serve(caller, false, async () => {
       const request = this.parse('count', input, caller);
       const figures = await countFigures(this.deps, this.meter, subject(caller), request);
@@ -198,7 +212,7 @@ export class ReadService {
   }
 
   /** The change feed (decisions 11): metered like list, tombstones free. REST only. */
-  changes(caller: Caller, query: Record<string, unknown>): Promise<Served<ChangesEnvelope>> {
+  changes(caller: Caller, query: Record<string, unknown>): Promise<Outcome<ChangesEnvelope>> {
     return this.serve(caller, true, async () => {
       const request = parseChangesQuery(query, caller.auth.limits.pageSize, this.deps);
       const page = await changeFeedPage(
@@ -222,7 +236,7 @@ export class ReadService {
     });
   }
 
-  detail(caller: Caller, id: unknown): Promise<Served<DetailEnvelope>> {
+  detail(caller: Caller, id: unknown): Promise<Outcome<DetailEnvelope>> {
     return this.serve(caller, true, async () => {
       if (typeof id !== 'string' || !isUuid(id)) {
         throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
@@ -251,7 +265,7 @@ export class ReadService {
    * decisions 11: GET /v1/usage and get_usage. Free and spends no request id, but counts against
    * the rate limit; the body repeats the headers of the same response.
    */
-  async accountUsage(caller: Caller): Promise<Served<UsageEnvelope>> {
+  async accountUsage(caller: Caller): Promise<Outcome<UsageEnvelope>> {
     const served = await this.serve<UsageSnapshot>(caller, false, async () => {
       // Always the ledger itself, never the cache: this is the answer to "how much is left".
       const snapshot = await this.meter.snapshot(subject(caller));
@@ -261,7 +275,9 @@ export class ReadService {
       });
       return { body: snapshot, usage };
     });
+    if (!served.ok) return served;
     return {
+      ok: true,
       body: usageEnvelope(served.headers, served.body, caller.requestId),
       headers: served.headers,
     };
@@ -277,7 +293,7 @@ export class ReadService {
     caller: Caller,
     billable: boolean,
     work: () => Promise<Work<T>>,
-  ): Promise<Served<T>> {
+  ): Promise<Outcome<T>> {
     const headers: Record<string, string> = {};
     try {
       const limits = caller.auth.limits;
@@ -289,7 +305,7 @@ export class ReadService {
       Object.assign(headers, rateLimitHeaders(decision));
       if (billable) await this.meter.spendRequestId(subject(caller), caller.requestId);
       const { usage, ...result } = await work();
-      return { ...result, headers: { ...headers, ...usage } };
+      return { ok: true, ...result, headers: { ...headers, ...usage } };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // Counted here too, for MCP tool errors that never reach the HTTP error handler.
@@ -301,8 +317,7 @@ export class ReadService {
       } else if (err.code !== 'metering_unavailable') {
         Object.assign(headers, await this.snapshotHeaders(caller).catch(() => ({})), err.headers);
       }
-      err.headers = headers;
-      throw err;
+      return { ok: false, error: err, headers };
     }
   }
 
@@ -312,7 +327,7 @@ export class ReadService {
    * without counting against it, and the usage headers from the usage cache. A tool call that reads
    * sets its own headers over these.
    */
-  async admitProtocolMessage(caller: Caller): Promise<Record<string, string>> {
+  async admitProtocolMessage(caller: Caller): Promise<Outcome<undefined>> {
     const rate = {
       ...subject(caller),
       accountRps: caller.auth.limits.rps,
@@ -321,34 +336,29 @@ export class ReadService {
     try {
       await this.limits.protocolCheck(rate);
     } catch (err) {
-      if (err instanceof ApiError) {
-        Object.assign(
-          err.headers,
-          await this.cachedUsageHeaders(caller, 'latest').catch(() => ({})),
-        );
-      }
-      throw err;
+      if (!(err instanceof ApiError)) throw err;
+      const usage = await this.cachedUsageHeaders(caller, 'latest').catch(() => ({}));
+      return { ok: false, error: err, headers: { ...err.headers, ...usage } };
     }
     const [window, usage] = await Promise.all([
       this.limits.peek(rate),
       this.cachedUsageHeaders(caller, 'fresh').catch(() => ({})),
     ]);
-    return { ...rateLimitHeaders(window), ...usage };
+    return { ok: true, body: undefined, headers: { ...rateLimitHeaders(window), ...usage } };
   }
 
   /**
    * Usage headers for an error that names an account before a Caller exists (a 403 from
    * authentication): every authenticated response that names an account carries them (decisions 7).
    */
-  async addAccountHeaders(err: ApiError): Promise<void> {
-    if (!err.accountId) return;
+  async accountHeaders(err: ApiError): Promise<Record<string, string>> {
+    if (!err.accountId) return {};
     const accountId = err.accountId;
     // A refused account is answered from the usage cache: a flood of 403s costs no query either.
     const snapshot = await this.usage
       .latest(accountId, () => this.meter.snapshot({ accountId }))
       .catch(() => null);
-    if (snapshot)
-      Object.assign(err.headers, usageHeaders(snapshot, null, { marketplaceVerified: false }));
+    return snapshot ? usageHeaders(snapshot, null, { marketplaceVerified: false }) : {};
   }
 
   private parse(endpoint: Endpoint, input: FilterInput, caller: Caller): ParsedRequest {

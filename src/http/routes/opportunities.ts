@@ -1,9 +1,9 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, validationError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
-import type { ListEnvelope } from '../../domain/envelopes';
 import { listJson } from '../../service/list-json';
-import type { ReadService, Served } from '../../service/read-service';
+import type { ReadService } from '../../service/read-service';
+import { sendOutcome } from '../../adapter/presenter';
 import { callerOf } from '../../adapter/caller';
 import { ifNoneMatchMatches } from '../etag';
 import { authOf, type Authenticator } from '../../adapter/authenticate';
@@ -14,22 +14,6 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   const router = Router();
   const requireKey = auth.requireApiKey({ allowBearer: false });
   const caller = (req: Request) => callerOf(req, authOf(req), deps.env);
-  const send = <T>(res: Response, served: Served<T>) => {
-    res.set(served.headers);
-    if (served.etag) res.set('ETag', served.etag);
-    // decisions 11: a 304 carries the usage and rate-limit headers, and no body.
-    if (served.notModified) res.status(304).end();
-    else res.json(served.body);
-  };
-  // A list page's records are serialized once per cached page, not per request (service/list-json).
-  const sendList = (res: Response, served: Served<ListEnvelope>) => {
-    if (served.notModified) return send(res, served);
-    res.set(served.headers);
-    if (served.etag) res.set('ETag', served.etag);
-    // What res.json would send: the same Content-Type, the same bytes.
-    res.set('Content-Type', 'application/json');
-    res.send(listJson(served.body));
-  };
   // If-None-Match, compared by RFC 9110's rules (http/etag.ts), for list and count.
   const revalidation = (req: Request) => {
     const field = req.get('if-none-match');
@@ -37,34 +21,40 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   };
 
   router.get('/v1/opportunities', requireKey, async (req, res) => {
-    sendList(
+    // A list page's records are serialized once per cached page, not per request (list-json).
+    sendOutcome(
       res,
       await reads.list(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
+      listJson,
     );
   });
   router.get('/v1/opportunities/count', requireKey, async (req, res) => {
-    send(
+    sendOutcome(
       res,
       await reads.count(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
     );
   });
   // Before /:opportunity_id, so `changes` is never taken for an id (decisions 11).
   router.get('/v1/opportunities/changes', requireKey, async (req, res) => {
-    send(res, await reads.changes(caller(req), req.query));
+    sendOutcome(res, await reads.changes(caller(req), req.query));
   });
   router.get('/v1/opportunities/:opportunity_id', requireKey, async (req, res) => {
-    send(res, await reads.detail(caller(req), req.params.opportunity_id));
+    sendOutcome(res, await reads.detail(caller(req), req.params.opportunity_id));
   });
   router.use(
     '/v1/opportunities',
-    (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
+    (err: unknown, _req: Request, res: Response, next: NextFunction) => {
       // The router could not decode the id (`/v1/opportunities/%ZZ`): not a uuid (decisions 10).
       if (isBadPathEscape(err)) {
         next(validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.'));
         return;
       }
-      if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
-      else next(err);
+      if (!(err instanceof ApiError)) return next(err);
+      // A 403 names the account before a Caller exists: its usage headers still go out.
+      reads.accountHeaders(err).then((headers) => {
+        res.set(headers);
+        next(err);
+      }, next);
     },
   );
   return router;

@@ -3,6 +3,7 @@ import { ApiError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
 import type { ReadService } from '../../service/read-service';
 import { callerOf } from '../../adapter/caller';
+import { sendOutcome } from '../../adapter/presenter';
 import { authOf, type Authenticator } from '../../adapter/authenticate';
 
 /**
@@ -12,13 +13,15 @@ import { authOf, type Authenticator } from '../../adapter/authenticate';
 export function usageRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   router.get('/v1/usage', auth.requireApiKey({ allowBearer: false }), async (req, res) => {
-    const served = await reads.accountUsage(callerOf(req, authOf(req), deps.env));
-    res.set(served.headers).json(served.body);
+    sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env)));
   });
   // A 403 names the account before a Caller exists: its usage headers still go out (decisions 7).
-  router.use('/v1/usage', (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
-    if (err instanceof ApiError) reads.addAccountHeaders(err).then(() => next(err), next);
-    else next(err);
+  router.use('/v1/usage', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!(err instanceof ApiError)) return next(err);
+    reads.accountHeaders(err).then((headers) => {
+      res.set(headers);
+      next(err);
+    }, next);
   });
   return router;
 }

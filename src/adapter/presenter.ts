@@ -1,0 +1,90 @@
+import type { Response } from 'express';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError, toEnvelope } from '../domain/errors';
+import type { ListEnvelope } from '../domain/envelopes';
+import type { Logger } from '../infra/logger';
+import { listJson } from '../service/list-json';
+import type { Outcome } from '../service/read-service';
+
+// The ONE presenter of both adapters (issue 12): a read's outcome becomes a REST response or an MCP
+// tool result here, and nowhere else is the error envelope (contract 2.5, 7) or Retry-After
+// (contract 8.3) written.
+
+/** An error's own headers, with Retry-After (integer seconds) where it has one (429, 503). */
+export function errorHeaders(err: ApiError): Record<string, string> {
+  return err.retryAfter === undefined
+    ? { ...err.headers }
+    : { ...err.headers, 'Retry-After': String(err.retryAfter) };
+}
+
+/** Anything that is not an ApiError is a bug: logged with its stack, answered without details. */
+export function unexpectedError(
+  err: unknown,
+  logger: Logger,
+  message: string,
+  fields: Record<string, unknown>,
+): ApiError {
+  logger.error(message, {
+    ...fields,
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+  });
+  return new ApiError('internal_server_error', 'An unexpected error occurred.');
+}
+
+/** REST: an error as the response (the app's error handler calls this, and only it). */
+export function sendError(res: Response, err: ApiError, requestId: string): void {
+  res.set(errorHeaders(err));
+  res.status(err.status).json(toEnvelope(err, requestId));
+}
+
+/**
+ * REST: a served read (its headers, ETag, 304 without a body, or the body; `serialize` writes a
+ * body that was serialized ahead, as list pages are), or a refused one: its headers go on the
+ * response and its error to the app's error handler (sendError).
+ */
+export function sendOutcome<T>(
+  res: Response,
+  outcome: Outcome<T>,
+  serialize?: (body: T) => string,
+): void {
+  res.set(outcome.headers);
+  if (!outcome.ok) throw outcome.error;
+  if (outcome.etag) res.set('ETag', outcome.etag);
+  // decisions 11: a 304 carries the usage and rate-limit headers, and no body.
+  if (outcome.notModified) {
+    res.status(304).end();
+  } else if (serialize) {
+    // What res.json would send: the same Content-Type, the same bytes.
+    res.set('Content-Type', 'application/json');
+    res.send(serialize(outcome.body));
+  } else {
+    res.json(outcome.body);
+  }
+}
+
+/** MCP: structuredContent is the envelope itself; the text block is the same JSON (decisions 9). */
+function toolResult(envelope: object, isError: boolean): CallToolResult {
+  const structuredContent: Record<string, unknown> = { ...envelope };
+  return {
+    // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
+    content: [{ type: 'text', text: listJson(envelope as ListEnvelope) }],
+    structuredContent,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+/**
+ * MCP: a tool's outcome as its result and the headers for the HTTP response. decisions 9: quota,
+ * rate, validation, not-found and availability problems are results with isError and the error
+ * envelope, never protocol errors.
+ */
+export function toolOutcome(
+  outcome: Outcome<object>,
+  requestId: string,
+): { result: CallToolResult; headers: Record<string, string> } {
+  if (outcome.ok) return { result: toolResult(outcome.body, false), headers: outcome.headers };
+  return {
+    result: toolResult(toEnvelope(outcome.error, requestId), true),
+    headers: { ...outcome.headers, ...errorHeaders(outcome.error) },
+  };
+}
