@@ -87,6 +87,9 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     logger.warn('redis error', { error: err.message });
     metrics.upstreamError('redis', err);
   });
+  // Decisions taken in process before the connection is up would split a window between the
+  // process and Redis (a fresh instance admitting more than the limit): wait for it, briefly.
+  if (redis) await readyWithin(redis, Math.max(env.REDIS_TIMEOUT_MS, 1000));
 
   return {
     env,
@@ -149,6 +152,20 @@ async function withPool<T>(pool: Pool, fn: (pool: Pool) => Promise<T>): Promise<
   } finally {
     await pool.end();
   }
+}
+
+/** Resolves once `redis` is ready or `ms` have passed; a Redis that is down never stops start-up. */
+export function readyWithin(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
 }
 
 export async function shutdown(deps: AppDeps): Promise<void> {
