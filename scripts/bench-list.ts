@@ -1,42 +1,20 @@
 // Measures list pages, deep cursor pages, counts and details over HTTP against a seeded database,
 // with and without metering, and prints medians and p95s. Run by hand (docs/benchmarks.md):
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m npm run bench:list
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { bootstrap, shutdown } from '../src/bootstrap';
+import { inProcessApi, stats as sharedStats, time as timed } from './bench/in-process';
 import { parseRestQuery } from '../src/domain/filters';
-import { compose } from '../src/app/compose';
-import { createApp } from '../src/app/create-app';
 import { countMatching, searchPage } from '../src/service/opportunity-search';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { median: round(at(0.5)), p95: round(at(0.95)), n: sorted.length };
-}
-const round = (n: number) => Math.round(n * 100) / 100;
-
-async function time(fn: () => Promise<unknown>, runs = RUNS): Promise<ReturnType<typeof stats>> {
-  for (let i = 0; i < 3; i++) await fn(); // warm-up
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  return stats(samples);
-}
+const stats = (samples: number[]) => sharedStats(samples, 2);
+const time = (fn: () => Promise<unknown>) => timed(fn, { runs: RUNS, warmups: 3, decimals: 2 });
 
 async function main() {
-  const deps = await bootstrap({ logger: { debug() {}, info() {}, warn() {}, error() {} } });
-  const server = createApp(compose(deps)).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { deps, base, close } = await inProcessApi();
   // Big allowance and rate so neither limit shapes the figures.
   const account = await createAccount(deps.pool, {
     plan: 'enterprise',
@@ -93,8 +71,7 @@ async function main() {
   );
   results['search only · count'] = await time(() => countMatching(deps, {}));
   console.log(JSON.stringify(results, null, 2));
-  server.close();
-  await shutdown(deps);
+  await close();
 }
 
 main().catch((err) => {

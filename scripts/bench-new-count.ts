@@ -4,11 +4,8 @@
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m_facets npm run bench:new-count
 // BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
 // before timing; BENCH_RUNS (default 20) runs per figure after 2 warm-up runs.
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { bootstrap, shutdown } from '../src/bootstrap';
-import { compose } from '../src/app/compose';
-import { createApp } from '../src/app/create-app';
+import { inProcessApi, stats as sharedStats, time as timed } from './bench/in-process';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
 
@@ -16,28 +13,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);
 
 const round = (n: number) => Math.round(n * 10) / 10;
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { median: round(at(0.5)), p95: round(at(0.95)), n: sorted.length };
-}
-async function time(fn: () => Promise<unknown>, runs = RUNS) {
-  for (let i = 0; i < 2; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  return stats(samples);
-}
+const stats = (samples: number[]) => sharedStats(samples, 1);
+const time = (fn: () => Promise<unknown>) => timed(fn, { runs: RUNS, warmups: 2, decimals: 1 });
 
 async function main() {
-  const deps = await bootstrap({ logger: { debug() {}, info() {}, warn() {}, error() {} } });
-  const server = createApp(compose(deps)).listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { deps, base, close } = await inProcessApi();
   // Free plan (UTC calendar month) with room to work: no limit shapes the figures.
   const account = await createAccount(deps.pool, {
     plan: 'free',
@@ -110,8 +90,7 @@ async function main() {
     get('/v1/opportunities?limit=25&max_new=5'),
   );
   console.log(JSON.stringify(results, null, 2));
-  server.close();
-  await shutdown(deps);
+  await close();
 }
 
 main().catch((err) => {

@@ -1,9 +1,9 @@
 import { FACET_DIMENSIONS } from '../../src/domain/facets';
 import { facetOracle } from '../support/facet-oracle';
-import { storeAndIndex } from '../support/fixtures';
-import { createTestContext, type TestContext } from '../support/harness';
-import { FIXTURE, qs, type Query } from '../support/read-fixture';
-import { expectError, get, newReader, type Reader } from '../support/read-http';
+import { fixtureWorld } from '../support/fixture-world';
+import type { TestContext } from '../support/harness';
+import { qs, type Query } from '../support/read-fixture';
+import { expectError, get, type Reader } from '../support/read-http';
 
 // decisions 11, count facets over HTTP: every dimension, alone and nested, with and without
 // filters, against an oracle computed from the fixture; the tie rule; errors; free of charge.
@@ -11,11 +11,7 @@ import { expectError, get, newReader, type Reader } from '../support/read-http';
 let ctx: TestContext;
 let reader: Reader;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  reader = await newReader(ctx.deps);
-  await storeAndIndex(ctx.deps, [...FIXTURE]);
-});
+beforeAll(async () => ({ ctx, reader } = await fixtureWorld()));
 afterAll(() => ctx.close());
 
 async function facets(q: Query, groupBy: string, groupLimit?: number) {

@@ -1,7 +1,7 @@
 import { syncIncremental } from '../../src/search/sync';
 import { deleteOpportunities } from '../../src/store/opportunity-repo';
-import { storeAndIndex } from '../support/fixtures';
-import { createTestContext, type TestContext } from '../support/harness';
+import { fixtureWorld } from '../support/fixture-world';
+import type { TestContext } from '../support/harness';
 import { FIXTURE, expected, qs } from '../support/read-fixture';
 import { get, newReader, type Json, type Reader } from '../support/read-http';
 
@@ -11,11 +11,7 @@ import { get, newReader, type Json, type Reader } from '../support/read-http';
 let ctx: TestContext;
 let reader: Reader;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  reader = await newReader(ctx.deps);
-  await storeAndIndex(ctx.deps, [...FIXTURE]);
-});
+beforeAll(async () => ({ ctx, reader } = await fixtureWorld()));
 afterAll(() => ctx.close());
 
 const PUBLIC_FIELDS = [

@@ -1,5 +1,5 @@
-import { storeAndIndex } from '../support/fixtures';
-import { createTestContext, type TestContext } from '../support/harness';
+import { fixtureWorld } from '../support/fixture-world';
+import type { TestContext } from '../support/harness';
 import {
   CONTRACT_FILTERS,
   FIXTURE,
@@ -10,7 +10,7 @@ import {
   qs,
   type Query,
 } from '../support/read-fixture';
-import { get, listAll, newReader, type Reader } from '../support/read-http';
+import { get, listAll, type Reader } from '../support/read-http';
 
 // Every filter of contract 4.2 against the oracle of decisions 2, over real HTTP: the list's id set
 // and order (all pages at limit=100) and the count must both equal the oracle's answer.
@@ -18,11 +18,7 @@ import { get, listAll, newReader, type Reader } from '../support/read-http';
 let ctx: TestContext;
 let reader: Reader;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  reader = await newReader(ctx.deps);
-  await storeAndIndex(ctx.deps, [...FIXTURE]);
-});
+beforeAll(async () => ({ ctx, reader } = await fixtureWorld()));
 afterAll(() => ctx.close());
 
 const H = 3_600_000;

@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { quickstart } from '../../clients/typescript/example';
-import { storeAndIndex } from '../support/fixtures';
-import { createTestContext, type TestContext } from '../support/harness';
-import { expected, FIXTURE, idsOf } from '../support/read-fixture';
-import { newReader, type Reader } from '../support/read-http';
+import { fixtureWorld } from '../support/fixture-world';
+import type { TestContext } from '../support/harness';
+import { expected, idsOf } from '../support/read-fixture';
+import { type Reader } from '../support/read-http';
 
 // The typed client (issue 14, item 7): the committed types are what openapi-typescript makes of
 // the served document, and the README's openapi-fetch example runs against a live server.
@@ -13,11 +13,7 @@ import { newReader, type Reader } from '../support/read-http';
 let ctx: TestContext;
 let reader: Reader;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  reader = await newReader(ctx.deps);
-  await storeAndIndex(ctx.deps, [...FIXTURE]);
-});
+beforeAll(async () => ({ ctx, reader } = await fixtureWorld()));
 afterAll(() => ctx.close());
 
 it('clients/typescript/schema.ts is generated from the served document, unchanged', async () => {
