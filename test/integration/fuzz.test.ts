@@ -17,7 +17,7 @@ import { get } from '../support/read-http';
 // fixed seed and few runs; `npm run fuzz` runs more (FUZZ_RUNS, FUZZ_SEED; FUZZ_SEED=random picks
 // one). The seed is printed so that any failure can be replayed.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED =
   process.env.FUZZ_SEED === 'random'
     ? Math.floor(Math.random() * 2 ** 31)
