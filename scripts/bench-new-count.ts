@@ -1,32 +1,18 @@
 // Measures count with include=new_count, count facets and unseen_only list pages for an account
 // that has received many records this period (decisions 11), over HTTP against a seeded database.
 // Run by hand (docs/benchmarks.md):
-//   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m_facets npm run bench:new-count
+//   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m npm run bench:new-count
 // BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
 // before timing; BENCH_RUNS (default 20) runs per figure after 2 warm-up runs.
-import { randomUUID } from 'node:crypto';
-import { inProcessApi, stats as sharedStats, time as timed } from './bench/in-process';
-import { createAccount } from '../src/store/account-repo';
-import { createApiKey } from '../src/store/api-key-repo';
+import { benchAccount, loadAverage, stats, time as timeRuns } from './bench/http-account';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);
-
+const time = (fn: () => Promise<unknown>) => timeRuns(fn, RUNS);
 const round = (n: number) => Math.round(n * 10) / 10;
-const stats = (samples: number[]) => sharedStats(samples, 1);
-const time = (fn: () => Promise<unknown>) => timed(fn, { runs: RUNS, warmups: 2, decimals: 1 });
 
 async function main() {
-  const { deps, base, close } = await inProcessApi();
-  // Free plan (UTC calendar month) with room to work: no limit shapes the figures.
-  const account = await createAccount(deps.pool, {
-    plan: 'free',
-    name: 'bench-new-count',
-    allowance_override: 100_000_000,
-    rps_override: 100_000,
-    page_size_override: 100,
-  });
-  const { key, id: keyId } = await createApiKey(deps.pool, { accountId: account.id });
+  const { deps, account, keyId, get, close } = await benchAccount('bench-new-count');
   // The period's deliveries, written as the meter would (the ledger only: usage rows are not read
   // by new_count). Every fifth record by id hash, up to DELIVERIES.
   const t0 = performance.now();
@@ -40,13 +26,6 @@ async function main() {
     [account.id, keyId, DELIVERIES],
   );
   const seedMs = performance.now() - t0;
-  const get = async (path: string) => {
-    const res = await fetch(base + path, {
-      headers: { 'X-API-Key': key, 'X-Request-ID': randomUUID() },
-    });
-    if (res.status !== 200) throw new Error(`${path} → ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, unknown>>;
-  };
   const total = (await get('/v1/opportunities/count')).count;
   const queries: Record<string, string> = {
     'no filters': '',
@@ -58,6 +37,7 @@ async function main() {
     deliveries_this_period: inserted.rowCount,
     seconds_to_write_deliveries: round(seedMs / 1000),
     runs: RUNS,
+    load_average_at_start: await loadAverage(),
   };
   for (const [name, q] of Object.entries(queries)) {
     const sep = q ? '&' : '';
@@ -89,6 +69,7 @@ async function main() {
   results['list 25 max_new=5 · no filters'] = await time(() =>
     get('/v1/opportunities?limit=25&max_new=5'),
   );
+  results.load_average_at_end = await loadAverage();
   console.log(JSON.stringify(results, null, 2));
   await close();
 }

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { Opportunity } from '../domain/record';
 
 // The change feed read from the canonical store (decisions 11 "Change feed"). Every change to a
@@ -25,27 +25,35 @@ export interface ChangeFeedQuery {
   alias: string;
 }
 
+// Two statements rather than `$3 IS NULL OR ...`: the time condition must be the plain expression
+// of opportunities_change_time (migration 005) for the planner to read a recent since by time.
+const COLUMNS = 'o.sync_seq AS seq, o.id, o.deleted_at, o.record';
+const BOUNDS = `o.sync_seq > $1
+  AND o.sync_seq <= COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $2), 0)`;
+const FROM_START = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
+  ORDER BY o.sync_seq LIMIT $3`;
+const SINCE = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
+  AND COALESCE(o.deleted_at, o.changed_at) >= $4::timestamptz
+  ORDER BY o.sync_seq LIMIT $3`;
+
 /**
  * The next `limit` changes after a position. Bounded by the alias's sync watermark, so the feed
  * never shows a change that list and count do not reflect yet ("the order their changes were
  * indexed", decisions 11).
  */
-export async function readChanges(pool: Pool, q: ChangeFeedQuery): Promise<ChangeFeedRow[]> {
-  const res = await pool.query<{
+export async function readChanges(
+  // A pool, or one client of it (a test reads the feed inside its own transaction).
+  db: Pool | PoolClient,
+  q: ChangeFeedQuery,
+): Promise<ChangeFeedRow[]> {
+  const params: unknown[] = [q.after, q.alias, q.limit];
+  if (q.since) params.push(q.since);
+  const res = await db.query<{
     seq: string;
     id: string;
     deleted_at: Date | null;
     record: Opportunity;
-  }>(
-    `SELECT o.sync_seq AS seq, o.id, o.deleted_at, o.record
-     FROM opportunities o
-     WHERE o.sync_seq > $1
-       AND o.sync_seq <= COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $2), 0)
-       AND ($3::timestamptz IS NULL OR COALESCE(o.deleted_at, o.changed_at) >= $3::timestamptz)
-     ORDER BY o.sync_seq
-     LIMIT $4`,
-    [q.after, q.alias, q.since, q.limit],
-  );
+  }>(q.since ? SINCE : FROM_START, params);
   return res.rows.map((r) => ({
     seq: Number(r.seq),
     id: r.id,
