@@ -29,7 +29,20 @@ export function llmsText(baseUrl: string): string {
   published_before, fresh_after, first_seen_after, changed_since; limit (1-100, default 25) and
   cursor. Newest first; page with \`cursor\` = pagination.next_cursor, unchanged, with the same
   filters; stop when next_cursor is null.
+  unseen_only=true: only records not yet delivered to this account this period (each one is new
+  and consumed; the cursor is bound to it like a filter). max_new=N (0-100): a budget of new
+  records for this page: the page stops before the (N+1)-th new record (repeats still come, up to
+  limit), has_more stays true and next_cursor resumes right after the last returned record, so
+  nothing is skipped; max_new may change from page to page.
 - ${baseUrl}/v1/opportunities/count - \`{ count, meta }\` for the same filters. Free.
+  include=new_count adds new_count (matching records not yet delivered to this account this
+  period: what listing them all would consume) and new_cost_millicents (what that would take from
+  the prepaid wallet after the remaining included allowance); exact. group_by=DIM[,DIM2] (one or
+  two of job_domain, job_family, job_subfamily, job_class, level, engagement_model,
+  work_structure, pay_basis, country, remote, source, liveness_status, commercial_eligibility,
+  actionability, currency) and group_limit (1-100, default 10) add facets
+  \`groups: [{ value, count, groups? }]\` (top buckets by count, then value) and other_count at
+  each level. Still free.
 - ${baseUrl}/v1/opportunities/{id} - one opportunity by uuid: \`{ data, meta: { request_id } }\`.
 - ${baseUrl}/v1/opportunities/changes - change feed for mirrors: \`since=ISO\` or \`cursor\`,
   limit; records in the order their changes were indexed, each once at its latest state, removed
@@ -61,6 +74,17 @@ export function llmsText(baseUrl: string): string {
   consumes nothing and spends no request id).
 - Count before you list, narrow the filters, and check /v1/usage to stay within budget.
 
+## The cheap path for agents (poll without paying twice)
+1. GET /v1/opportunities/count?...&include=new_count (MCP: count_opportunities with
+   include_new_count: true; add group_by to see where they are). Free: new_count says how many
+   matching records are new to you this period, new_cost_millicents what listing them would take
+   from the wallet. Stop here when new_count is 0.
+2. GET /v1/opportunities?...&unseen_only=true&max_new=N (MCP: search_opportunities with
+   unseen_only: true and max_new): only records you have not received this period, at most N new
+   ones per page, so a page never spends more than planned; follow next_cursor for the rest.
+3. Revalidate a page you already hold with If-None-Match (free 304 when nothing changed and
+   every record on it was already delivered).
+
 ## Requests, limits and errors
 - Each list or detail call spends its X-Request-ID (send a fresh unique one per call, or omit it
   and one is generated); reusing one gives 409 duplicate_request_id. Retries need a new id.
@@ -72,9 +96,11 @@ export function llmsText(baseUrl: string): string {
 ## MCP (tool protocol)
 - URL: ${baseUrl}/mcp (Streamable HTTP, stateless, read-only; POST JSON-RPC). Key in
   \`Authorization: Bearer <key>\` or \`X-API-Key\`.
-- Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus cursor and
-  limit; new records spend allowance), get_opportunity ({ id }), count_opportunities (free),
+- Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus cursor,
+  limit, unseen_only and max_new; new records spend allowance), get_opportunity ({ id }),
+  count_opportunities (free; the same filters plus group_by, group_limit and include_new_count),
   get_occupation_taxonomy (free), get_usage (free; the same body as /v1/usage).
+- Resource: taxonomy://occupations (application/json, the taxonomy envelope; resources/read).
 - Tool problems come back as results with isError and the error envelope, with the REST codes.
 
 ## Data

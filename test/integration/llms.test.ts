@@ -3,7 +3,7 @@ import { createTools } from '../../src/mcp/tools';
 import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 11: GET /llms.txt, a plain-text guide for agents, no key. It must stay accurate: every
-// documented /v1 path and every MCP tool is named in it.
+// documented /v1 path, query and header parameter, every MCP tool and tool argument is named in it.
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -40,6 +40,30 @@ it('names every documented /v1 path and every MCP tool', async () => {
   const tools = createTools(ctx.deps, {} as never).map((t) => t.name);
   for (const tool of tools)
     expect({ tool, named: text.includes(tool) }).toEqual({ tool, named: true });
+});
+
+it('names every query and header parameter of the documented paths and every MCP tool argument', async () => {
+  const { text } = await fetchText();
+  const doc = (await (await fetch(`${ctx.baseUrl}/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  };
+  const params = new Set<string>();
+  for (const ops of Object.values(doc.paths))
+    for (const op of Object.values(ops))
+      for (const p of op.parameters ?? []) if (p.in !== 'path') params.add(p.name);
+  expect([...params]).toEqual(expect.arrayContaining(['unseen_only', 'max_new', 'group_by']));
+  for (const name of params)
+    expect({ name, named: text.includes(name) }).toEqual({ name, named: true });
+  const args = createTools(ctx.deps, {} as never).flatMap((t) =>
+    Object.keys((t.inputSchema as { properties?: object }).properties ?? {}),
+  );
+  expect(args).toEqual(expect.arrayContaining(['include_new_count', 'unseen_only', 'max_new']));
+  for (const arg of new Set(args))
+    expect({ arg, named: text.includes(arg) }).toEqual({ arg, named: true });
+  // include=new_count is the REST value; the cheap path names both surfaces.
+  expect(text).toContain('include=new_count');
+  expect(text).toMatch(/unseen_only=true&max_new=N/);
+  expect(text).toContain('taxonomy://occupations');
 });
 
 it('does not echo a Host header that is not a host name', async () => {
