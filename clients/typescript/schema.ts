@@ -8,7 +8,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A page of canonical opportunities (keyset pagination, signed cursor). */
+    /**
+     * A page of canonical opportunities (keyset pagination, signed cursor).
+     * @description Newest first. Each opportunity delivered to the account for the first time in the period consumes one unit of allowance (then prepaid credit); repeats are free. unseen_only=true returns only records not yet delivered this period (each one new, so each consumed); max_new=N caps the new records of one page without skipping any (the page stops before the (N+1)-th new one, next_cursor continues right after it). The cheap path for an agent: count with include=new_count (free) to see how many are new and what they would cost, then list with unseen_only=true and max_new. Send a held ETag in If-None-Match: 304 (nothing consumed, no request id spent) when the page is unchanged and every record on it was already delivered.
+     */
     get: operations['listOpportunities'];
     put?: never;
     post?: never;
@@ -25,7 +28,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The number of matching opportunities; consumes no allowance. */
+    /**
+     * The number of matching opportunities; consumes no allowance.
+     * @description Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.
+     */
     get: operations['countOpportunities'];
     put?: never;
     post?: never;
@@ -42,7 +48,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Change feed for mirrors: changes in indexing order, each record once at its latest state, tombstones for removed records, a cursor to poll from. Metered like list (new records consume, repeats and tombstones are free). */
+    /**
+     * Change feed for mirrors: changes in indexing order, each record once at its latest state, tombstones for removed records, a cursor to poll from. Metered like list (new records consume, repeats and tombstones are free).
+     * @description since=ISO (or YYYY-MM-DD): changes whose changed_at is at or after it (a tombstone is timed by its deletion); neither since nor cursor: the whole store from the start. pagination.next_cursor is never null: keep it and poll from it later (it carries since and is bound to the account); has_more says whether more changes exist now. A record removed from the store (admin CLI `delete ID`, or an import line {"id": "...", "deleted": true}) appears once as a tombstone { id, deleted: true, changed_at }. Records are metered like list (new ones consume, repeats are free, the call spends its request id); tombstones are free. Not exposed over MCP.
+     */
     get: operations['listOpportunityChanges'];
     put?: never;
     post?: never;
