@@ -19,6 +19,7 @@ import {
 import { cutPage, type PageRules } from './page-budget';
 import { currentPeriod, type Period } from './period';
 import { metrics } from '../infra/metrics';
+import { DeliveredCache } from './delivered-cache';
 import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
@@ -70,6 +71,8 @@ export class Meter {
   private readonly pruneOneIn: number;
   private readonly timeoutMs: number;
   private readonly periodGuesses = new Map<string, Date>();
+  /** The period's delivered ids per account, between requests (exact: delivered-cache.ts). */
+  private readonly delivered = new DeliveredCache();
 
   constructor(
     private readonly pool: Pool,
@@ -180,10 +183,16 @@ export class Meter {
       const row = rows[0];
       if (!row) throw new Error(`account ${subject.accountId} not found`);
       const account = toAccountBilling(row);
-      return readPeriodDeliveries(this.pool, subject, periodOf(account, now), {
-        billingModel: account.settings.billingModel,
-        allowance: accountAllowance(account.plan, account.settings).allowance,
-      });
+      return readPeriodDeliveries(
+        this.pool,
+        subject,
+        periodOf(account, now),
+        {
+          billingModel: account.settings.billingModel,
+          allowance: accountAllowance(account.plan, account.settings).allowance,
+        },
+        this.delivered,
+      );
     });
   }
 

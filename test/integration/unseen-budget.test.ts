@@ -88,6 +88,35 @@ describe('include=new_count', () => {
     });
   });
 
+  it('stays exact when a delivery commits after later ones were read (held ids refreshed)', async () => {
+    // The meter keeps the period's delivered ids between requests and reads only the newest
+    // deliveries (src/billing/delivered-cache.ts). A delivery whose delivered_at is older than
+    // what it holds (a long transaction committing late) must still be seen: used says so.
+    const reader = await newReader(ctx.deps);
+    const delivered = new Set(await receive(reader, { level: 'senior' }));
+    const all = expected({});
+    expect((await count(reader, {})).body.new_count).toBe(all.length - delivered.size);
+    const late = all.find((r) => !delivered.has(r.id));
+    if (!late) throw new Error('fixture has no undelivered record');
+    await ctx.deps.pool.query(
+      `WITH ins AS (
+         INSERT INTO metering_deliveries
+           (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents, delivered_at)
+         SELECT account_id, period_start, $2, key_id, 'late', 0, delivered_at - interval '1 hour'
+           FROM metering_deliveries WHERE account_id = $1 LIMIT 1
+         RETURNING account_id, period_start)
+       UPDATE metering_usage u SET used = used + 1, included_used = included_used + 1
+         FROM ins WHERE u.account_id = ins.account_id AND u.period_start = ins.period_start`,
+      [reader.accountId, late.id],
+    );
+    delivered.add(late.id);
+    expect((await count(reader, {})).body.new_count).toBe(all.length - delivered.size);
+    const unseen = await listAll(ctx.baseUrl, reader.key, qs({ unseen_only: 'true' }), 50);
+    expect(idsOf(unseen.records)).toEqual(idsOf(all.filter((r) => !delivered.has(r.id))));
+    // Listing them delivered them: nothing new is left, and the held ids know it.
+    expect((await count(reader, {})).body.new_count).toBe(0);
+  });
+
   it('stays exact past 65,536 deliveries in the period (chunked terms)', async () => {
     const reader = await newReader(ctx.deps);
     const served = await receive(reader, { level: 'senior' });
