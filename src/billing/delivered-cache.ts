@@ -12,9 +12,28 @@
 export const REFRESH_OVERLAP_MS = 60_000;
 
 interface Entry {
+  /** Block-sorted (SORTED_BLOCK), not in delivery order. */
   ids: string[];
   held: Set<string>;
   newest: Date | null;
+}
+
+/**
+ * The held ids are kept sorted within each block of SORTED_BLOCK (the search engine's terms
+ * clause size, search/exclusions.ts), so the clauses built from them need no sorting per request:
+ * only the blocks that received ids are sorted again.
+ */
+export const SORTED_BLOCK = 65_536;
+
+function sortLastBlocks(ids: string[], from: number): void {
+  for (
+    let start = Math.floor(from / SORTED_BLOCK) * SORTED_BLOCK;
+    start < ids.length;
+    start += SORTED_BLOCK
+  ) {
+    const block = ids.slice(start, start + SORTED_BLOCK).sort();
+    for (let i = 0; i < block.length; i++) ids[start + i] = block[i] as string;
+  }
 }
 
 export class DeliveredCache {
@@ -49,12 +68,14 @@ export class DeliveredCache {
       if (entry) this.total -= entry.ids.length;
       entry = { ids: [], held: new Set(), newest: null };
     }
+    const before = entry.ids.length;
     for (const id of ids) {
       if (entry.held.has(id)) continue;
       entry.held.add(id);
       entry.ids.push(id);
       this.total++;
     }
+    if (entry.ids.length > before) sortLastBlocks(entry.ids, before);
     if (newest && (!entry.newest || newest > entry.newest)) entry.newest = newest;
     this.entries.delete(key);
     this.entries.set(key, entry);

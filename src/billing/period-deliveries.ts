@@ -31,7 +31,7 @@ const PERIOD_DELIVERIES = `
 
 export interface PeriodDeliveries {
   billingModel: BillingModel;
-  /** Opportunities delivered to the account in the current period (delivery order). */
+  /** Opportunities delivered to the account in the current period (block-sorted, delivered-cache.ts). */
   ids: readonly string[];
   /** New opportunities the included allowance (account and key) still covers. */
   includedAvailable: number;
