@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, expected, idsOf, qs, type Query } from '../support/read-fixture';
@@ -120,15 +121,22 @@ describe('include=new_count', () => {
   it('stays exact past 65,536 deliveries in the period (chunked terms)', async () => {
     const reader = await newReader(ctx.deps);
     const served = await receive(reader, { level: 'senior' });
-    // 70,000 more deliveries this period, for ids that are not in the index.
-    await ctx.deps.pool.query(
-      `INSERT INTO metering_deliveries
+    // 70,000 more deliveries this period, for ids that are not in the index. A bulk write beyond
+    // the service's statement deadline on a loaded machine: its own connection, no deadline.
+    const bulk = new Client({ connectionString: ctx.databaseUrl });
+    await bulk.connect();
+    try {
+      await bulk.query(
+        `INSERT INTO metering_deliveries
          (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
        SELECT d.account_id, d.period_start, gen_random_uuid(), d.key_id, 'bulk', 0
          FROM (SELECT * FROM metering_deliveries WHERE account_id = $1 LIMIT 1) d,
               generate_series(1, 70000)`,
-      [reader.accountId],
-    );
+        [reader.accountId],
+      );
+    } finally {
+      await bulk.end();
+    }
     await receive(reader, { job_family: 'data' });
     const delivered = new Set([...served, ...idsOf(expected({ job_family: 'data' }))]);
     for (const q of QUERIES) {
