@@ -23,7 +23,12 @@ import { DeliveredCache } from './delivered-cache';
 import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
-import { pruneRequestIds, spendRequestIdAtOnce } from './request-ids';
+import {
+  RequestTicket,
+  pruneRequestIds,
+  spendRequestIdAtOnce,
+  spendRequestIdStatement,
+} from './request-ids';
 import { meteringTransaction } from './transaction';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
 
@@ -84,13 +89,21 @@ export class Meter {
   }
 
   /**
-   * Spends a request id for the account (decisions 7): called by every authenticated list, detail
-   * or tool call, before any work, whatever happens next. 409 duplicate_request_id when spent.
+   * Spends a request id for the account on its own (decisions 7): for a call whose delivery does
+   * not spend it (see deliver). 409 duplicate_request_id when the account already spent it.
    */
-  async spendRequestId(subject: BillingSubject, requestId: string): Promise<void> {
+  async spendRequestId(subject: BillingSubject, request: string | RequestTicket): Promise<void> {
+    const ticket = typeof request === 'string' ? new RequestTicket(request) : request;
+    if (ticket.spent) return;
     const fresh = await failClosed(() =>
-      spendRequestIdAtOnce(this.pool, subject.accountId, requestId, this.timeoutMs),
+      spendRequestIdAtOnce(this.pool, subject.accountId, ticket.id, this.timeoutMs),
     );
+    this.settle(ticket, fresh);
+  }
+
+  /** Marks the ticket spent; 409 when its id was spent before. */
+  private settle(ticket: RequestTicket, fresh: boolean): void {
+    ticket.spent = true;
     if (!fresh) {
       throw new ApiError(
         'duplicate_request_id',
@@ -112,31 +125,42 @@ export class Meter {
    * Records what a response is about to deliver and charges for it, in one transaction
    * (decisions 7). Throws 402 insufficient_balance or opportunity_quota_exhausted with nothing
    * recorded or charged, and 503 metering_unavailable when the store fails.
+   * A RequestTicket not yet spent is spent by the delivery's first round trip (issue 13: one round
+   * trip less per page): 409 duplicate_request_id before anything is delivered when it was spent
+   * before; kept spent by a 402 too. A plain string id is recorded with the delivery, not spent.
    */
   async deliver(
     subject: BillingSubject,
-    requestId: string,
+    request: string | RequestTicket,
     opportunityIds: readonly string[],
     rules: PageRules = {},
     options: { repeatsLikely?: boolean } = {},
   ): Promise<PageDelivery> {
+    const ticket = typeof request === 'string' ? RequestTicket.spentAlready(request) : request;
     // Zero-result pages consume nothing (contract 8.2.2): no lock, no write.
-    if (opportunityIds.length === 0) return noDelivery(await this.snapshot(subject));
+    if (opportunityIds.length === 0) {
+      await this.spendRequestId(subject, ticket);
+      return noDelivery(await this.snapshot(subject));
+    }
     const repeats = options.repeatsLikely
-      ? await failClosed(() => this.onlyRepeats(subject, opportunityIds, rules))
+      ? await failClosed(() => this.onlyRepeats(subject, ticket, opportunityIds, rules))
       : null;
     if (repeats) {
       metrics.delivered(repeats);
       return repeats;
     }
-    const outcome = await failClosed(() =>
+    const spending = !ticket.spent;
+    const result = await failClosed(() =>
       meteringTransaction(this.pool, this.timeoutMs, (client, begin) =>
-        this.record(client, begin, subject, requestId, opportunityIds, rules),
+        this.record(client, begin, subject, ticket, opportunityIds, rules),
       ),
     );
+    // Committed: the id is spent now, also when the page was refused for its cost.
+    if (spending) this.settle(ticket, true);
+    if ('refused' in result) throw result.refused;
     // After the commit: only what was recorded and charged is counted.
-    metrics.delivered(outcome);
-    return outcome;
+    metrics.delivered(result);
+    return result;
   }
 
   /**
@@ -149,20 +173,26 @@ export class Meter {
    */
   private async onlyRepeats(
     subject: BillingSubject,
+    ticket: RequestTicket,
     pageIds: readonly string[],
     rules: PageRules,
   ): Promise<PageDelivery | null> {
     const guess = this.periodGuesses.get(subject.accountId);
     if (!guess) return null;
     const now = this.now();
+    // The ticket's spend rides along: the statements run as one implicit transaction, so the id is
+    // spent exactly when the read happened. Whatever the read finds, the id stays spent.
+    const spend = ticket.spent ? [] : spendStatements(subject, ticket);
     const results = (await this.pool.query(
       [
+        ...spend,
         inlineParams(ACCOUNT, [subject.accountId]),
         inlineParams(USAGE_AND_NEW_IDS, [subject.accountId, subject.keyId, guess, pageIds]),
       ].join(';\n'),
     )) as unknown as QueryResult[];
-    const row = results[0]?.rows[0] as AccountRow | undefined;
-    const state = results[1]?.rows[0] as UsageAndNewRow | undefined;
+    if (spend.length > 0) this.settle(ticket, results[spend.length - 1]?.rowCount === 1);
+    const row = results[spend.length]?.rows[0] as AccountRow | undefined;
+    const state = results[spend.length + 1]?.rows[0] as UsageAndNewRow | undefined;
     if (!row || !state?.key_found) return null;
     const account = toAccountBilling(row);
     const period = periodOf(account, now);
@@ -220,15 +250,19 @@ export class Meter {
    * other accounts proceed. 2: in a new statement (so a fresh snapshot that sees what the previous
    * lock holder committed) find the new ids and the usage. 3: decide the allocation and whether
    * it is covered, before writing anything. 4: write it all in one statement.
+   * A ticket not yet spent is spent in the first round trip, right after the lock: a concurrent
+   * call with the same id waits for the lock, then finds the id spent (409).
+   * A refusal for the page's cost comes back as a value, so that the transaction still commits the
+   * spent id (and nothing else: it is decided before anything is written).
    */
   private async record(
     client: PoolClient,
     begin: string,
     subject: BillingSubject,
-    requestId: string,
+    ticket: RequestTicket,
     pageIds: readonly string[],
     rules: PageRules,
-  ): Promise<PageDelivery> {
+  ): Promise<PageDelivery | { refused: ApiError }> {
     const now = this.now();
     // Steps 1 and 2 in ONE round trip when the period is known from an earlier call: BEGIN, the
     // lock, then the read as its own statement (in a multi-statement query each statement still
@@ -236,15 +270,20 @@ export class Meter {
     // The guess is checked against the locked row; a wrong one (a new period) reads again.
     const guess = this.periodGuesses.get(subject.accountId);
     const readNew = (start: Date) => [subject.accountId, subject.keyId, start, pageIds] as const;
+    const spend = ticket.spent ? [] : [spendRequestIdStatement(subject.accountId, ticket.id)];
     const results = (await client.query(
       [
         begin,
         inlineParams(LOCK_ACCOUNT, [subject.accountId]),
+        ...spend,
         ...(guess ? [inlineParams(USAGE_AND_NEW_IDS, readNew(guess))] : []),
       ].join(';\n'),
     )) as unknown as QueryResult[];
-    const locked = results[guess ? results.length - 2 : results.length - 1]?.rows[0] as
-      AccountRow | undefined;
+    const last = results.length - 1;
+    const read = guess ? last : last + 1;
+    // A spent id: 409, and the rollback leaves everything as it was.
+    if (spend.length > 0 && results[read - 1]?.rowCount !== 1) this.settle(ticket, false);
+    const locked = results[read - 1 - spend.length]?.rows[0] as AccountRow | undefined;
     if (!locked) throw new Error(`account ${subject.accountId} not found`);
     const account = toAccountBilling(locked);
     const period = periodOf(account, now);
@@ -263,17 +302,23 @@ export class Meter {
     const newIds = cut.newIds;
     if (newIds.length === 0) return noDelivery(buildSnapshot(account, period, usage), cut);
 
-    const allocation = allocate({
-      newCount: newIds.length,
-      billingModel: account.settings.billingModel,
-      includedAvailable: includedAvailable({
-        accountAllowance: accountAllowance(account.plan, account.settings).allowance,
-        accountIncludedUsed: usage.includedUsed,
-        keyAllowance: state.key_allowance,
-        keyIncludedUsed: state.key_included_used ?? 0,
-      }),
-      balanceMillicents: account.balanceMillicents,
-    });
+    let allocation: ReturnType<typeof allocate>;
+    try {
+      allocation = allocate({
+        newCount: newIds.length,
+        billingModel: account.settings.billingModel,
+        includedAvailable: includedAvailable({
+          accountAllowance: accountAllowance(account.plan, account.settings).allowance,
+          accountIncludedUsed: usage.includedUsed,
+          keyAllowance: state.key_allowance,
+          keyIncludedUsed: state.key_included_used ?? 0,
+        }),
+        balanceMillicents: account.balanceMillicents,
+      });
+    } catch (err) {
+      if (err instanceof ApiError) return { refused: err };
+      throw err;
+    }
 
     const written = (
       await client.query<RecordedRow>(RECORD_DELIVERY, [
@@ -281,7 +326,7 @@ export class Meter {
         subject.keyId,
         period.start,
         newIds,
-        requestId,
+        ticket.id,
         allocation.included,
         PRICE_PER_OPPORTUNITY_MILLICENTS,
         allocation.chargeMillicents,
@@ -349,4 +394,12 @@ function noDelivery(
     servedIds: cut.served,
     consumed: cut.consumed,
   };
+}
+
+/** The statements that spend a ticket's id in a multi-statement query outside a transaction. */
+function spendStatements(subject: BillingSubject, ticket: RequestTicket): string[] {
+  return [
+    'SET LOCAL synchronous_commit = off',
+    spendRequestIdStatement(subject.accountId, ticket.id),
+  ];
 }

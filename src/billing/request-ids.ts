@@ -1,8 +1,27 @@
 import { escapeLiteral, type Pool, type QueryResult } from 'pg';
 
-// Spent request ids (contract 5.6, decisions 7): one autocommitted statement, outside the delivery
-// transaction, because the id stays spent whatever the request's outcome (a retry after 402, 429 or
-// 503 needs a new id) and a delivery's rollback must not give it back.
+// Spent request ids (contract 5.6, decisions 7). The id stays spent whatever the request's outcome
+// (a retry after 402, 429 or 503 needs a new id). A delivery spends it in its own first round trip
+// (Meter.deliver, issue 13) and commits that even when it refuses the page with 402; a call that
+// never reaches a delivery, or whose delivery failed and rolled back, spends it on its own
+// (ReadService.serve), with one autocommitted statement.
+
+/**
+ * A billable call's request id, spent exactly once: by its delivery's first round trip when the
+ * call gets that far, otherwise on its own. `spent` turns true once a committed statement holds
+ * the id, or once the id proved spent already (409 duplicate_request_id).
+ */
+export class RequestTicket {
+  spent = false;
+  constructor(readonly id: string) {}
+
+  /** An id that is not this call's to spend (spent before, or by a caller that spends it itself). */
+  static spentAlready(id: string): RequestTicket {
+    const ticket = new RequestTicket(id);
+    ticket.spent = true;
+    return ticket;
+  }
+}
 
 /** decisions 7: "A spent id is remembered for at least 7 days (older ones may be pruned)." */
 export const REQUEST_ID_RETENTION_DAYS = 7;
@@ -28,11 +47,20 @@ export async function spendRequestIdAtOnce(
   const ms = Math.max(1, Math.floor(timeoutMs));
   const results = (await pool.query(
     `SET LOCAL synchronous_commit = off; SET LOCAL statement_timeout = ${ms};
-     INSERT INTO metering_request_ids (account_id, request_id)
-     VALUES (${escapeLiteral(accountId)}, ${escapeLiteral(requestId)})
-     ON CONFLICT (account_id, request_id) DO NOTHING`,
+     ${spendRequestIdStatement(accountId, requestId)}`,
   )) as unknown as QueryResult[];
   return results[results.length - 1]?.rowCount === 1;
+}
+
+/**
+ * The insert that spends an id, as one statement of a multi-statement query: its rowCount is 1 when
+ * the id was fresh, 0 when the account had spent it. The meter puts it in the first round trip of a
+ * delivery (Meter.deliver), so a list page pays no round trip of its own for its request id.
+ */
+export function spendRequestIdStatement(accountId: string, requestId: string): string {
+  return `INSERT INTO metering_request_ids (account_id, request_id)
+     VALUES (${escapeLiteral(accountId)}, ${escapeLiteral(requestId)})
+     ON CONFLICT (account_id, request_id) DO NOTHING`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BillingSubject, DeliveryOutcome, Meter } from '../billing/meter';
+import { RequestTicket } from '../billing/request-ids';
 import { UsageCache } from '../billing/usage-cache';
 import { RateLimitExceeded, rateLimitHeaders, type RateLimits } from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
@@ -99,7 +100,7 @@ export class ReadService {
     input: FilterInput,
     revalidation?: Revalidation,
   ): Promise<Outcome<ListEnvelope>> {
-    return this.serve(caller, !revalidation, async () => {
+    return this.serve(caller, !revalidation, async (ticket) => {
       const spend = revalidation
         ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
         : async () => undefined;
@@ -130,7 +131,7 @@ export class ReadService {
         caller,
         await this.meter.deliver(
           subject(caller),
-          caller.requestId,
+          ticket,
           page.records.map((r) => r.id),
           { maxNew: request.options.maxNew, newOnly: request.filter.unseen_only === true },
           // A page from the search cache was asked for lately: most likely a page of repeats,
@@ -213,7 +214,7 @@ export class ReadService {
 
   /** The change feed (decisions 11): metered like list, tombstones free. REST only. */
   changes(caller: Caller, query: Record<string, unknown>): Promise<Outcome<ChangesEnvelope>> {
-    return this.serve(caller, true, async () => {
+    return this.serve(caller, true, async (ticket) => {
       const request = parseChangesQuery(query, caller.auth.limits.pageSize, this.deps);
       const page = await changeFeedPage(
         this.deps,
@@ -225,7 +226,7 @@ export class ReadService {
       });
       const outcome = this.delivered(
         caller,
-        await this.meter.deliver(subject(caller), caller.requestId, page.recordIds),
+        await this.meter.deliver(subject(caller), ticket, page.recordIds),
       );
       return {
         body: page.body,
@@ -237,7 +238,7 @@ export class ReadService {
   }
 
   detail(caller: Caller, id: unknown): Promise<Outcome<DetailEnvelope>> {
-    return this.serve(caller, true, async () => {
+    return this.serve(caller, true, async (ticket) => {
       if (typeof id !== 'string' || !isUuid(id)) {
         throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
       }
@@ -250,7 +251,7 @@ export class ReadService {
         throw new ApiError('opportunity_not_found', `No canonical opportunity has id ${id}.`);
       const outcome = this.delivered(
         caller,
-        await this.meter.deliver(subject(caller), caller.requestId, [record.id]),
+        await this.meter.deliver(subject(caller), ticket, [record.id]),
       );
       return {
         body: { data: record, meta: { request_id: caller.requestId } },
@@ -287,14 +288,20 @@ export class ReadService {
    * Common admission and header handling (decisions 7, 8). The rate limit comes first and costs no
    * Postgres work: a 429 spends no request id and takes its usage headers from the usage cache, so
    * a flood of refused calls costs the database nothing. A call that passes spends its request id
-   * (billable calls) whatever happens next. On an error the account's current usage still goes out.
+   * (billable calls) whatever happens next: its delivery spends it in its own first round trip
+   * (Meter.deliver), and a call that fails before that spends it here (spendOnFailure). On an
+   * error the account's current usage still goes out.
    */
   private async serve<T>(
     caller: Caller,
     billable: boolean,
-    work: () => Promise<Work<T>>,
+    work: (ticket: RequestTicket) => Promise<Work<T>>,
   ): Promise<Outcome<T>> {
     const headers: Record<string, string> = {};
+    const ticket = billable
+      ? new RequestTicket(caller.requestId)
+      : RequestTicket.spentAlready(caller.requestId);
+    let admitted = false;
     try {
       const limits = caller.auth.limits;
       const decision = await this.limits.check({
@@ -303,10 +310,11 @@ export class ReadService {
         keyRps: caller.auth.key.rps,
       });
       Object.assign(headers, rateLimitHeaders(decision));
-      if (billable) await this.meter.spendRequestId(subject(caller), caller.requestId);
-      const { usage, ...result } = await work();
+      admitted = true;
+      const { usage, ...result } = await work(ticket);
       return { ok: true, ...result, headers: { ...headers, ...usage } };
-    } catch (err) {
+    } catch (thrown) {
+      const err = admitted ? await this.spendOnFailure(caller, ticket, thrown) : thrown;
       if (!(err instanceof ApiError)) throw err;
       // Counted here too, for MCP tool errors that never reach the HTTP error handler.
       reportApiError(err, this.deps.logger);
@@ -319,6 +327,29 @@ export class ReadService {
       }
       return { ok: false, error: err, headers };
     }
+  }
+
+  /**
+   * decisions 7: an admitted billable call spends its id whatever its outcome. One that failed
+   * before its delivery spent it does so now, and a reused id is then the error the caller sees,
+   * as it would have been had the id been spent first. A store that is unavailable (or cannot take
+   * the id now) leaves the first error: asking it again would only double the wait.
+   */
+  private async spendOnFailure(
+    caller: Caller,
+    ticket: RequestTicket,
+    err: unknown,
+  ): Promise<unknown> {
+    const settled =
+      err instanceof ApiError &&
+      (err.code === 'duplicate_request_id' || err.code === 'metering_unavailable');
+    if (ticket.spent || settled) return err;
+    try {
+      await this.meter.spendRequestId(subject(caller), ticket);
+    } catch (spendErr) {
+      if (spendErr instanceof ApiError && spendErr.code === 'duplicate_request_id') return spendErr;
+    }
+    return err;
   }
 
   /**
