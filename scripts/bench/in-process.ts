@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { compose } from '../../src/app/compose';
+import { compose, type Capabilities } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import { bootstrap, shutdown } from '../../src/bootstrap';
 import type { AppDeps } from '../../src/service/context';
@@ -12,15 +12,19 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 /** The composed app over bootstrap's clients, listening on 127.0.0.1 at an ephemeral port. */
 export async function inProcessApi(): Promise<{
   deps: AppDeps;
+  /** The composed capabilities the server runs on (the index, for search-only figures). */
+  capabilities: Capabilities;
   base: string;
   close(): Promise<void>;
 }> {
   const deps = await bootstrap({ logger: quiet });
-  const server = createApp(compose(deps)).listen(0, '127.0.0.1');
+  const capabilities = compose(deps);
+  const server = createApp(capabilities).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     deps,
+    capabilities,
     base,
     async close() {
       server.close();

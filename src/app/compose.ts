@@ -1,9 +1,14 @@
 import { Meter } from '../billing/meter';
 import { RateLimits } from '../billing/rate-limit';
 import { pingSearch } from '../search/client';
+import { OpenSearchIndex } from '../search/opensearch-index';
+import type { OpportunityIndex } from '../search/opportunity-index';
 import { AuthService } from '../service/auth';
 import type { HealthProbes } from '../service/health';
+import type { ReadBackends } from '../service/read-backends';
+import { pgKeyLookup, type KeyLookup } from '../store/api-key-repo';
 import { pingPostgres } from '../store/db';
+import { findOpportunity } from '../store/opportunity-repo';
 import type { AppDeps } from '../service/context';
 import { ReadService } from '../service/read-service';
 
@@ -13,29 +18,47 @@ import { ReadService } from '../service/read-service';
  * its own meter, limiter or authenticator and two adapters of one process share them.
  */
 export interface Capabilities {
-  /** Configuration and the raw clients, for what is not yet behind a capability interface. */
+  /** Configuration and the raw clients, for what is not behind a capability interface. */
   deps: AppDeps;
   /** Key lookup, its 1-s cache and the failure throttle (REST and /mcp share one). */
   auth: AuthService;
   /** Request rates per account, key, protocol message and preview address (decisions 5, 8). */
-  limits: RateLimits;
+  limits: ReadBackends['limits'];
   /** The delivery ledger and wallet (decisions 7). */
-  meter: Meter;
+  meter: ReadBackends['meter'];
+  /** Pages, counts and facets of the opportunity index (the preview reads it too). */
+  index: OpportunityIndex;
   /** The authenticated read surface that REST and MCP both call. */
   reads: ReadService;
   /** What /readyz asks (service/health.ts). */
   health: HealthProbes;
 }
 
-/** The composition root over built clients (bootstrap.ts builds those). */
-export function compose(deps: AppDeps): Capabilities {
-  const auth = new AuthService(deps);
-  const limits = new RateLimits(deps.redis, deps.databaseName);
-  const meter = new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS });
-  const reads = new ReadService(deps, meter, limits);
-  const health: HealthProbes = {
-    postgres: () => pingPostgres(deps.pool),
-    opensearch: () => pingSearch(deps.search),
+/** The implementations behind the capabilities: real ones by default, in-memory in the fast suite. */
+export interface Backends extends ReadBackends {
+  keys: KeyLookup;
+  health: HealthProbes;
+}
+
+/** Postgres, OpenSearch and Redis (or process memory when REDIS_URL is unset). */
+export function realBackends(deps: AppDeps): Backends {
+  return {
+    index: new OpenSearchIndex(deps.search, deps.alias, deps.taxonomy, deps.searchCache),
+    records: { find: (id) => findOpportunity(deps.pool, id) },
+    keys: pgKeyLookup(deps.pool),
+    meter: new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS }),
+    limits: new RateLimits(deps.redis, deps.databaseName),
+    health: {
+      postgres: () => pingPostgres(deps.pool),
+      opensearch: () => pingSearch(deps.search),
+    },
   };
-  return { deps, auth, limits, meter, reads, health };
+}
+
+/** The composition root over built clients (bootstrap.ts builds those). */
+export function compose(deps: AppDeps, backends: Backends = realBackends(deps)): Capabilities {
+  const { index, meter, limits, health } = backends;
+  const auth = new AuthService(deps, backends.keys);
+  const reads = new ReadService(deps, backends);
+  return { deps, auth, limits, meter, index, reads, health };
 }

@@ -45,7 +45,7 @@ export function createApp(capabilities: Capabilities): Express {
   app.use(healthRoutes(capabilities.health, () => deps.lifecycle));
   app.use(metricsRoutes(deps.env.METRICS_TOKEN));
   app.use(taxonomyRoutes(deps));
-  app.use(previewRoutes(deps, limits));
+  app.use(previewRoutes(deps, limits, capabilities.index));
   app.use(opportunityRoutes(deps, auth, reads));
   app.use(usageRoutes(deps, auth, reads));
   app.use('/mcp', mcpRoutes(deps, auth, reads));

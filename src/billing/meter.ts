@@ -19,7 +19,9 @@ import {
 import { cutPage, type PageRules } from './page-budget';
 import { currentPeriod, type Period } from './period';
 import { metrics } from '../infra/metrics';
+import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
+import type { BillingSubject, Metering, PageDelivery } from './metering';
 import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
@@ -34,29 +36,7 @@ import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from
 
 const PERIOD_GUESSES = 10_000;
 
-/** Who a metered request is billed to: the authenticated account and the key it used. */
-export interface BillingSubject {
-  accountId: string;
-  keyId: string;
-}
-
-export interface DeliveryOutcome {
-  /** Opportunities delivered for the first time this period (X-Service-New-Opportunity-Count). */
-  newCount: number;
-  includedNewCount: number;
-  paygNewCount: number;
-  chargeMillicents: number;
-  /** Usage after this delivery. */
-  usage: UsageSnapshot;
-}
-
-/** A delivery and which of the page's ids it served (decisions 11: max_new, unseen_only). */
-export interface PageDelivery extends DeliveryOutcome {
-  /** The ids served, in page order (all of them unless PageRules cut the page). */
-  servedIds: string[];
-  /** How many ids, from the page's start, were considered (the cursor resumes after them). */
-  consumed: number;
-}
+export type { BillingSubject, DeliveryOutcome, PageDelivery } from './metering';
 
 export interface MeterOptions {
   /** The clock (tests move it across periods). */
@@ -71,7 +51,7 @@ export interface MeterOptions {
  * The delivery ledger and wallet (contract 8.2, decisions 7). Every method fails closed: a store
  * that cannot be reached or cannot answer becomes 503 metering_unavailable, never a free delivery.
  */
-export class Meter {
+export class Meter implements Metering {
   private readonly now: () => Date;
   private readonly pruneOneIn: number;
   private readonly timeoutMs: number;
@@ -200,6 +180,11 @@ export class Meter {
     const cut = cutPage(pageIds, new Set(state.new_ids), rules);
     if (cut.newIds.length > 0) return null;
     return noDelivery(buildSnapshot(account, period, toUsage(state)), cut);
+  }
+
+  /** Read-only, takes no lock: the 304 of a page of repeats (decisions 11). */
+  allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean> {
+    return failClosed(() => allDelivered(this.pool, accountId, periodStart, ids));
   }
 
   /** The current period's delivered ids and remaining included allowance (decisions 11). */

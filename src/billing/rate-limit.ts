@@ -34,13 +34,29 @@ export class RateLimitExceeded extends ApiError {
 }
 
 /**
+ * The rate limits the read service and the preview route ask (issue 12: the capability, not the
+ * class). RateLimits implements it over Redis, or over process memory when it is given no Redis
+ * (the fast suite's limiter, and the fallback when Redis fails).
+ */
+export interface RateLimiting {
+  /** Counts a read against its account and key; throws 429 rate_limit_exceeded. */
+  check(subject: RateSubject): Promise<RateDecision>;
+  /** The window a request would be held to, without counting it. */
+  peek(subject: RateSubject): Promise<RateDecision>;
+  /** Counts an MCP protocol message; throws 429 rate_limit_exceeded past its looser limit. */
+  protocolCheck(subject: RateSubject): Promise<RateDecision>;
+  /** Counts an anonymous preview per client address; throws 429 preview_rate_limit_exceeded. */
+  previewCheck(clientIp: string, perMinute: number): Promise<RateDecision>;
+}
+
+/**
  * Request rates (contract 8.1, 8.2.5; decisions 5 and 8): per account and per key in one-second
  * windows, and per client address for the anonymous preview in one-minute windows. Every
  * authenticated request counts, whether or not it consumes allowance. Counters live in Redis when
  * configured; the Limiter falls back to process memory when Redis is absent or fails, so an outage
  * of Redis loosens the limits to per-process ones but never stops the service.
  */
-export class RateLimits {
+export class RateLimits implements RateLimiting {
   private readonly accounts: Limiter;
   private readonly keys: Limiter;
   private readonly preview: Limiter;

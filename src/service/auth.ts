@@ -6,11 +6,10 @@ import { Limiter } from '../infra/limiter';
 import { accountLimits } from '../billing/account-limits';
 import type { Account, AccountLimits } from '../domain/account';
 import {
-  findKeyByHash,
   hashApiKey,
   KEY_SHAPE,
-  touchApiKey,
   type ApiKeyRecord,
+  type KeyLookup,
   type KeyWithAccount,
 } from '../store/api-key-repo';
 import type { AppDeps } from './context';
@@ -63,7 +62,10 @@ export class AuthService {
   private readonly touched = new Map<string, number>();
   private readonly failures: Limiter;
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly keys: KeyLookup,
+  ) {
     // Namespaced by database so that deployments (and test files) sharing one Redis never
     // throttle each other's clients.
     this.failures = new Limiter(deps.redis, {
@@ -134,7 +136,7 @@ export class AuthService {
     if (hit && hit.expires > now) return hit.value;
     this.cache.delete(hash);
     // Accounts live in the metering store: when it is down, nothing can be served or charged.
-    const value = failClosed(() => findKeyByHash(this.deps.pool, hash));
+    const value = failClosed(() => this.keys.findByHash(hash));
     const entry = { expires: now + CACHE_TTL_MS, value };
     this.cache.set(hash, entry);
     // A failed query is not remembered: the next request asks the database again.
@@ -154,7 +156,7 @@ export class AuthService {
     this.touched.set(key.id, now);
     evictOldest(this.touched);
     setImmediate(() => {
-      touchApiKey(this.deps.pool, key.id).catch((err: unknown) => {
+      this.keys.touch(key.id).catch((err: unknown) => {
         this.deps.logger.warn('api key last_used_at update failed', {
           key_id: key.id,
           error: err instanceof Error ? err.message : String(err),

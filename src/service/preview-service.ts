@@ -1,4 +1,5 @@
 import { parseRestQuery } from '../domain/filters';
+import type { OpportunityIndex } from '../search/opportunity-index';
 import type { AppDeps } from './context';
 import { listEnvelope, redactForPreview, type ListEnvelope } from './envelopes';
 import { searchPage } from './opportunity-search';
@@ -8,12 +9,13 @@ import { searchPage } from './opportunity-search';
  * source details redacted. It needs no account, so it spends and meters nothing.
  */
 export async function previewOpportunities(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'taxonomy' | 'cursor'>,
+  index: OpportunityIndex,
   query: Record<string, unknown>,
   requestId: string,
 ): Promise<ListEnvelope> {
   const request = parseRestQuery('preview', query, { taxonomy: deps.taxonomy });
-  const page = await searchPage(deps, request, null, { liveOnly: true });
+  const page = await searchPage(index, deps.cursor, request, null, { liveOnly: true });
   return listEnvelope(
     page.records.map(redactForPreview),
     null,

@@ -1,7 +1,7 @@
-import type { BillingSubject, DeliveryOutcome, Meter } from '../billing/meter';
+import type { BillingSubject, DeliveryOutcome, Metering } from '../billing/metering';
 import { RequestTicket } from '../billing/request-ids';
 import { UsageCache } from '../billing/usage-cache';
-import { RateLimitExceeded, rateLimitHeaders, type RateLimits } from '../billing/rate-limit';
+import { RateLimitExceeded, rateLimitHeaders, type RateLimiting } from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
 import type { UsageSnapshot } from '../billing/snapshot';
 import type { UsageEnvelope } from '../domain/usage-envelope';
@@ -13,9 +13,9 @@ import {
   type Endpoint,
   type ParsedRequest,
 } from '../domain/filters';
-import { findOpportunity } from '../store/opportunity-repo';
 import type { AuthContext } from './auth';
 import type { AppDeps } from './context';
+import type { ReadBackends } from './read-backends';
 import {
   listEnvelope,
   type CountEnvelope,
@@ -30,7 +30,6 @@ import { usageEnvelope } from './usage';
 import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
-import { allDelivered } from '../billing/delivered';
 import { isStoreUnavailable, meteringUnavailable } from '../billing/pg-errors';
 import { beforeSpending, representationTag, type Revalidation } from './revalidation';
 
@@ -83,12 +82,23 @@ interface Work<T> {
  * limits and ledger. Every outcome, success or ApiError, carries the headers of contract 8.3.
  */
 export class ReadService {
+  private readonly index: ReadBackends['index'];
+  private readonly records: ReadBackends['records'];
+  private readonly meter: Metering;
+  private readonly limits: RateLimiting;
+
   constructor(
     private readonly deps: AppDeps,
-    private readonly meter: Meter,
-    private readonly limits: RateLimits,
+    backends: ReadBackends,
     private readonly usage = new UsageCache(),
-  ) {}
+  ) {
+    ({
+      index: this.index,
+      records: this.records,
+      meter: this.meter,
+      limits: this.limits,
+    } = backends);
+  }
 
   /**
    * A list page. With `revalidation` (If-None-Match), the request id is spent only when the answer
@@ -112,7 +122,9 @@ export class ReadService {
           request.filter.unseen_only === true
             ? (await this.meter.periodDeliveries(subject(caller))).ids
             : undefined;
-        const page = await searchPage(this.deps, request, accountId, { excludeIds });
+        const page = await searchPage(this.index, this.deps.cursor, request, accountId, {
+          excludeIds,
+        });
         const body = listEnvelope(
           page.records,
           page.nextCursor,
@@ -140,7 +152,7 @@ export class ReadService {
         ),
       );
       // max_new and unseen_only may cut the page under the account lock (decisions 11).
-      const served = await servedPage(this.deps, page, outcome, accountId);
+      const served = await servedPage(this.deps.cursor, page, outcome, accountId);
       const servedBody =
         served === page
           ? body
@@ -169,7 +181,7 @@ export class ReadService {
   ): Promise<Outcome<CountEnvelope>> {
     return this.serve(caller, false, async () => {
       const request = this.parse('count', input, caller);
-      const figures = await countFigures(this.deps, this.meter, subject(caller), request);
+      const figures = await countFigures(this.index, this.meter, subject(caller), request);
       const body = {
         ...figures,
         meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
@@ -198,14 +210,11 @@ export class ReadService {
     if (!revalidation(etag)) return null;
     const snapshot = await this.meter.snapshot(subject(caller));
     const ids = records.map((r) => r.id);
-    const repeats = await allDelivered(
-      this.deps.pool,
+    const repeats = await this.meter.allDelivered(
       caller.auth.account.id,
       snapshot.periodStart,
       ids,
-    ).catch((err: unknown) => {
-      throw storeError(err);
-    });
+    );
     if (!repeats) return null;
     this.usage.remember(caller.auth.account.id, snapshot);
     const usage = usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
@@ -242,11 +251,9 @@ export class ReadService {
       if (typeof id !== 'string' || !isUuid(id)) {
         throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
       }
-      const record = await findOpportunity(this.deps.pool, id.toLowerCase()).catch(
-        (err: unknown) => {
-          throw storeError(err);
-        },
-      );
+      const record = await this.records.find(id.toLowerCase()).catch((err: unknown) => {
+        throw storeError(err);
+      });
       if (!record)
         throw new ApiError('opportunity_not_found', `No canonical opportunity has id ${id}.`);
       const outcome = this.delivered(

@@ -1,6 +1,6 @@
-import type { PageDelivery } from '../billing/meter';
+import type { PageDelivery } from '../billing/metering';
 import type { Opportunity } from '../domain/record';
-import type { AppDeps } from './context';
+import type { CursorCodec } from '../search/cursor';
 import { START_POSITION, type Page } from './opportunity-search';
 
 /**
@@ -10,7 +10,7 @@ import { START_POSITION, type Page } from './opportunity-search';
  * unseen_only may leave out a record a parallel page delivered meanwhile: it is not new any more.
  */
 export async function servedPage(
-  deps: AppDeps,
+  cursor: CursorCodec,
   page: Page,
   delivery: PageDelivery,
   accountId: string,
@@ -22,7 +22,7 @@ export async function servedPage(
   if (delivery.consumed >= all) return { records, nextCursor: page.nextCursor };
   const position =
     delivery.consumed > 0 ? page.positions[delivery.consumed - 1] : (page.start ?? START_POSITION);
-  const nextCursor = await deps.cursor.encode({
+  const nextCursor = await cursor.encode({
     filterDigest: page.digest,
     accountId,
     position: position ?? START_POSITION,

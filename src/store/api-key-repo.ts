@@ -154,6 +154,24 @@ export interface KeyWithAccount {
   account: Account;
 }
 
+/**
+ * What authentication asks of the key store (issue 12): Postgres here (pgKeyLookup), process
+ * memory in the fast suite (store/memory-accounts.ts).
+ */
+export interface KeyLookup {
+  /** The key with this hash and its account, or null. */
+  findByHash(keyHash: string): Promise<KeyWithAccount | null>;
+  /** Records that the key was used (the caller rate-limits the writes). */
+  touch(keyId: string): Promise<void>;
+}
+
+export function pgKeyLookup(pool: Pool): KeyLookup {
+  return {
+    findByHash: (keyHash) => findKeyByHash(pool, keyHash),
+    touch: (keyId) => touchApiKey(pool, keyId),
+  };
+}
+
 type KeyAccountRow = AccountRow & { [K in keyof ApiKeyRecord as `key_${K}`]: ApiKeyRecord[K] };
 
 /**

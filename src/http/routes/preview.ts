@@ -1,15 +1,20 @@
 import { Router } from 'express';
-import type { RateLimits } from '../../billing/rate-limit';
+import type { RateLimiting } from '../../billing/rate-limit';
+import type { OpportunityIndex } from '../../search/opportunity-index';
 import { addressGroup } from '../../infra/client-address';
 import type { AppDeps } from '../../service/context';
 import { previewOpportunities } from '../../service/preview-service';
 
 /** GET /v1/preview/opportunities: no key; rate limited per client address (decisions 5). */
-export function previewRoutes(deps: AppDeps, limits: RateLimits): Router {
+export function previewRoutes(
+  deps: AppDeps,
+  limits: RateLimiting,
+  index: OpportunityIndex,
+): Router {
   const router = Router();
   router.get('/v1/preview/opportunities', async (req, res) => {
     await limits.previewCheck(addressGroup(req.ip), deps.env.PREVIEW_REQUESTS_PER_MINUTE);
-    res.json(await previewOpportunities(deps, req.query, req.requestId));
+    res.json(await previewOpportunities(deps, index, req.query, req.requestId));
   });
   return router;
 }

@@ -1,5 +1,5 @@
-import type { FacetBucket, FacetDimension } from '../domain/facets';
-import { searchCall } from '../search/client';
+import type { FacetDimension } from '../domain/facets';
+import type { Taxonomy } from '../domain/taxonomy';
 import {
   aggregationBody,
   countsAggregation,
@@ -10,32 +10,14 @@ import {
   topBuckets,
   type DimensionSpec,
   type Json,
-} from '../search/facets';
-import type { FilterQuery } from '../search/query-builder';
-import type { AppDeps } from './context';
+} from './facets';
+import type { FacetResult } from './opportunity-index';
+import type { FilterQuery } from './query-builder';
 
-export interface FacetResult {
-  count: number;
-  groups: FacetBucket[];
-  other_count: number;
-}
+export type Aggregations = Record<string, { doc_count?: number; [k: string]: unknown }>;
 
-type Aggregations = Record<string, { doc_count?: number; [k: string]: unknown }>;
-
-async function aggregate(
-  deps: AppDeps,
-  body: Json,
-): Promise<{ total: number; aggs: Aggregations }> {
-  const res = await searchCall(() =>
-    deps.search.search({ index: deps.alias, body: body as never }),
-  );
-  const b = res.body as unknown as {
-    hits: { total?: { value: number } | number };
-    aggregations?: Aggregations;
-  };
-  const total = typeof b.hits.total === 'number' ? b.hits.total : (b.hits.total?.value ?? 0);
-  return { total, aggs: b.aggregations ?? {} };
-}
+/** One size-0 search: its total hits and its aggregations (search/opensearch-index.ts runs it). */
+export type Aggregate = (body: Json) => Promise<{ total: number; aggs: Aggregations }>;
 
 const docCount = (aggs: Aggregations, name: string): number => aggs[name]?.doc_count ?? 0;
 
@@ -48,22 +30,18 @@ const docCount = (aggs: Aggregations, name: string): number => aggs[name]?.doc_c
  *    two buckets, so subtracting bucket counts from the total would not be).
  */
 export async function facetCounts(
-  deps: AppDeps,
+  aggregate: Aggregate,
+  taxonomy: Taxonomy,
   query: FilterQuery,
   dims: readonly FacetDimension[],
   groupLimit: number,
 ): Promise<FacetResult> {
   const [outerDim, innerDim] = dims;
   if (!outerDim) throw new Error('facetCounts needs a dimension');
-  const outer = dimensionSpec(outerDim, deps.taxonomy);
-  const inner: DimensionSpec | undefined = innerDim
-    ? dimensionSpec(innerDim, deps.taxonomy)
-    : undefined;
+  const outer = dimensionSpec(outerDim, taxonomy);
+  const inner: DimensionSpec | undefined = innerDim ? dimensionSpec(innerDim, taxonomy) : undefined;
 
-  const first = await aggregate(
-    deps,
-    aggregationBody(query, { d: countsAggregation(outer) }, true),
-  );
+  const first = await aggregate(aggregationBody(query, { d: countsAggregation(outer) }, true));
   const groups = topBuckets(readBuckets(outer, first.aggs.d), groupLimit);
 
   if (inner) {
@@ -75,7 +53,7 @@ export async function facetCounts(
       };
     });
     const second = groups.length
-      ? await aggregate(deps, aggregationBody(query, perBucket))
+      ? await aggregate(aggregationBody(query, perBucket))
       : { aggs: {} as Aggregations };
     groups.forEach((g, i) => {
       const sub = second.aggs[`b${i}`] as Json | undefined;
@@ -103,7 +81,7 @@ export async function facetCounts(
       };
     });
   }
-  const third = await aggregate(deps, aggregationBody(query, others));
+  const third = await aggregate(aggregationBody(query, others));
   if (inner) groups.forEach((g, i) => (g.other_count = docCount(third.aggs, `o${i}`)));
   return { count: first.total, groups, other_count: docCount(third.aggs, 'other') };
 }

@@ -1,0 +1,122 @@
+import type { Client } from '@opensearch-project/opensearch';
+import type { FacetDimension } from '../domain/facets';
+import type { Filter } from '../domain/filters';
+import type { Opportunity } from '../domain/record';
+import type { Taxonomy } from '../domain/taxonomy';
+import { searchCall } from './client';
+import { excludingIds } from './exclusions';
+import { facetCounts, type Aggregations } from './facet-counts';
+import type { Json } from './facets';
+import type { FacetResult, OpportunityIndex, PageHits, PageQuery } from './opportunity-index';
+import {
+  buildCountBody,
+  buildFilterQuery,
+  buildListSearchBody,
+  type SearchAfter,
+} from './query-builder';
+import type { ResultCache } from './result-cache';
+import type { PageHit, SearchCache } from './search-cache';
+
+const PAGE_FILTER_PATH = ['hits.hits._source.record', 'hits.hits.sort'];
+
+/**
+ * The opportunity index over OpenSearch: builds the request bodies (query-builder.ts, facets.ts),
+ * runs them on the read alias and unpacks hits, totals and aggregations, so that nothing above
+ * search/ sees the engine's wire shapes. Counts and pages go through the generation-keyed result
+ * cache when the process has one (search-cache.ts).
+ */
+export class OpenSearchIndex implements OpportunityIndex {
+  constructor(
+    private readonly client: Client,
+    private readonly alias: string,
+    private readonly taxonomy: Taxonomy,
+    private readonly cache?: SearchCache,
+  ) {}
+
+  /**
+   * One keyset page (decisions 3): search_after on (freshness desc, id asc) with total hits off, so
+   * the index-sorted segments can stop early. One extra hit tells whether another page exists.
+   */
+  async page(query: PageQuery): Promise<PageHits> {
+    const body = buildListSearchBody(query.filter, this.taxonomy, {
+      size: query.limit + 1,
+      searchAfter: query.searchAfter,
+      liveOnly: query.liveOnly,
+      excludeIds: query.excludeIds,
+    });
+    let loaded = false;
+    const load = async (): Promise<PageHit[]> => {
+      loaded = true;
+      // filter_path: only the records and their sort values cross the wire and get parsed (issue
+      // 13: transport overhead); with no hits the engine then answers `{}`.
+      const res = await searchCall(() =>
+        this.client.search({ index: this.alias, body, filter_path: PAGE_FILTER_PATH }),
+      );
+      return (res.body as { hits?: { hits?: PageHit[] } }).hits?.hits ?? [];
+    };
+    // An unseen_only page carries the account's delivered ids (megabytes at 200,000 deliveries)
+    // and changes with every delivery: caching it would only fill memory with single-use entries.
+    const hits = query.excludeIds?.length ? await load() : await this.cached('pages', body, load);
+    const page = hits.filter((h) => h._source?.record).slice(0, query.limit);
+    return {
+      records: page.map((h) => h._source?.record as Opportunity),
+      positions: page.map((h): SearchAfter => [Number(h.sort?.[0]), String(h.sort?.[1])]),
+      hasMore: hits.length > query.limit,
+      fromCache: !loaded,
+    };
+  }
+
+  count(filter: Filter): Promise<number> {
+    const body = buildCountBody(filter, this.taxonomy);
+    return this.cached('counts', body, async () => {
+      const res = await searchCall(() => this.client.count({ index: this.alias, body }));
+      return res.body.count;
+    });
+  }
+
+  facets(
+    filter: Filter,
+    dims: readonly FacetDimension[],
+    groupLimit: number,
+  ): Promise<FacetResult> {
+    const query = buildFilterQuery(filter, this.taxonomy);
+    return facetCounts((body) => this.aggregate(body), this.taxonomy, query, dims, groupLimit);
+  }
+
+  /**
+   * The count minus every id delivered to the account this period (chunked terms, exact at any
+   * number of deliveries). Never cached: it changes with every delivery.
+   */
+  async newCount(filter: Filter, excludeIds: readonly string[]): Promise<number> {
+    const query = excludingIds(buildFilterQuery(filter, this.taxonomy), excludeIds);
+    const res = await searchCall(() =>
+      this.client.count({ index: this.alias, body: { query } as never }),
+    );
+    return (res.body as { count: number }).count;
+  }
+
+  private async aggregate(body: Json): Promise<{ total: number; aggs: Aggregations }> {
+    const res = await searchCall(() =>
+      this.client.search({ index: this.alias, body: body as never }),
+    );
+    const b = res.body as unknown as {
+      hits: { total?: { value: number } | number };
+      aggregations?: Aggregations;
+    };
+    const total = typeof b.hits.total === 'number' ? b.hits.total : (b.hits.total?.value ?? 0);
+    return { total, aggs: b.aggregations ?? {} };
+  }
+
+  /** Through the result cache when the process has one for this client. */
+  private cached<K extends 'counts' | 'pages'>(
+    kind: K,
+    body: object,
+    load: () => Promise<CachedValue<K>>,
+  ): Promise<CachedValue<K>> {
+    if (!this.cache || this.cache.client !== this.client) return load();
+    const cache = this.cache[kind] as ResultCache<CachedValue<K>>;
+    return cache.get(JSON.stringify(body), load);
+  }
+}
+
+type CachedValue<K extends 'counts' | 'pages'> = K extends 'counts' ? number : PageHit[];

@@ -1,0 +1,49 @@
+import type { FacetBucket, FacetDimension } from '../domain/facets';
+import type { Filter } from '../domain/filters';
+import type { Opportunity } from '../domain/record';
+import type { SearchAfter } from './query-builder';
+
+// What the read service asks the search engine (issue 12): one keyset page, a count, count facets
+// and new_count. Two implementations agree on the fixture (test/integration/index-contract.test.ts):
+// OpenSearchIndex (search/opensearch-index.ts) serves the API; MemoryIndex (search/memory-index.ts)
+// evaluates the same filters over an array, for the fast suite.
+
+export interface PageQuery {
+  filter: Filter;
+  /** Records to return; the index looks one further to tell whether another page exists. */
+  limit: number;
+  /** The decoded cursor position: the page starts after it (decisions 3). */
+  searchAfter?: SearchAfter;
+  /** Preview: only live records, whatever the filters say (decisions 5). */
+  liveOnly?: boolean;
+  /** unseen_only: ids already delivered to the account this period (decisions 11). */
+  excludeIds?: readonly string[];
+}
+
+export interface PageHits {
+  /** At most `limit` records, in list order: freshness desc, then id asc (decisions 3). */
+  records: Opportunity[];
+  /** Each record's keyset position, so a page cut short can resume after any of its records. */
+  positions: SearchAfter[];
+  /** A record follows the last one returned. */
+  hasMore: boolean;
+  /** Served from a result cache: someone asked for this page lately (issue 13). */
+  fromCache: boolean;
+}
+
+/** Count facets of decisions 11: the top buckets of one or two dimensions and what they leave out. */
+export interface FacetResult {
+  count: number;
+  groups: FacetBucket[];
+  other_count: number;
+}
+
+export interface OpportunityIndex {
+  page(query: PageQuery): Promise<PageHits>;
+  /** Records matching the filter (contract 4.3). */
+  count(filter: Filter): Promise<number>;
+  /** count with group_by: one or two dimensions, `groupLimit` buckets per level. */
+  facets(filter: Filter, dims: readonly FacetDimension[], groupLimit: number): Promise<FacetResult>;
+  /** Records matching the filter whose id is not in `excludeIds` (include=new_count). */
+  newCount(filter: Filter, excludeIds: readonly string[]): Promise<number>;
+}
