@@ -43,7 +43,7 @@ const range = (field: string, bounds: RangeBounds<string> | RangeBounds<number>)
  * data_engineering OR software_engineering. Without job_family, subfamilies are just OR'ed.
  * taxonomy_ancestors holds the record's domain, family, subfamily and class ids.
  */
-function familyIds(filter: Filter, taxonomy: Taxonomy): string[] | undefined {
+export function familyIds(filter: Filter, taxonomy: Taxonomy): string[] | undefined {
   const subfamilies = filter.job_subfamily ?? [];
   if (!filter.job_family) return filter.job_subfamily;
   return filter.job_family.flatMap((family) => {
@@ -62,7 +62,7 @@ function taxonomyClauses(filter: Filter, taxonomy: Taxonomy): FilterClause[] {
 }
 
 /** work_structure=ongoing_contract also matches contract_duration (contract 2.3). */
-function workStructures(values: string[]): string[] {
+export function workStructures(values: string[]): string[] {
   const out = values.flatMap((v) => (v === 'ongoing_contract' ? [v, 'contract_duration'] : [v]));
   return [...new Set(out)];
 }
