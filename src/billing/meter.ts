@@ -21,7 +21,13 @@ import { currentPeriod, type Period } from './period';
 import { metrics } from '../infra/metrics';
 import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
-import type { BillingSubject, Metering, PageDelivery } from './metering';
+import {
+  duplicateRequestId,
+  noDelivery,
+  type BillingSubject,
+  type Metering,
+  type PageDelivery,
+} from './metering';
 import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance, includedAvailable } from './plans';
@@ -84,12 +90,7 @@ export class Meter implements Metering {
   /** Marks the ticket spent; 409 when its id was spent before. */
   private settle(ticket: RequestTicket, fresh: boolean): void {
     ticket.spent = true;
-    if (!fresh) {
-      throw new ApiError(
-        'duplicate_request_id',
-        'This X-Request-ID was already used by this account; retry with a new one.',
-      );
-    }
+    if (!fresh) throw duplicateRequestId();
     // Pruning rides along occasionally instead of on every request, off the request's path.
     if (this.pruneOneIn > 0 && Math.random() * this.pruneOneIn < 1) {
       this.pruneRequestIds().catch(() => undefined);
@@ -354,7 +355,8 @@ export class Meter implements Metering {
   }
 }
 
-function periodOf(account: AccountBilling, now: Date): Period {
+/** The account's current period (billing/period.ts) from its billing columns. */
+export function periodOf(account: AccountBilling, now: Date): Period {
   return currentPeriod(
     {
       billingModel: account.settings.billingModel,
@@ -364,21 +366,6 @@ function periodOf(account: AccountBilling, now: Date): Period {
     },
     now,
   );
-}
-
-function noDelivery(
-  usage: UsageSnapshot,
-  cut: { served: string[]; consumed: number } = { served: [], consumed: 0 },
-): PageDelivery {
-  return {
-    newCount: 0,
-    includedNewCount: 0,
-    paygNewCount: 0,
-    chargeMillicents: 0,
-    usage,
-    servedIds: cut.served,
-    consumed: cut.consumed,
-  };
 }
 
 /** The statements that spend a ticket's id in a multi-statement query outside a transaction. */

@@ -1,3 +1,4 @@
+import { ApiError } from '../domain/errors';
 import type { PageRules } from './page-budget';
 import type { RequestTicket } from './request-ids';
 import type { PeriodDeliveries } from './period-deliveries';
@@ -56,4 +57,28 @@ export interface Metering {
   snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot>;
   /** Whether every id was already delivered to the account in the period starting at periodStart. */
   allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean>;
+}
+
+/** 409: a request id is spent once per account, whatever its outcome (decisions 7). */
+export function duplicateRequestId(): ApiError {
+  return new ApiError(
+    'duplicate_request_id',
+    'This X-Request-ID was already used by this account; retry with a new one.',
+  );
+}
+
+/** A delivery that records nothing: an empty page, or a page of repeats. */
+export function noDelivery(
+  usage: UsageSnapshot,
+  cut: { served: string[]; consumed: number } = { served: [], consumed: 0 },
+): PageDelivery {
+  return {
+    newCount: 0,
+    includedNewCount: 0,
+    paygNewCount: 0,
+    chargeMillicents: 0,
+    usage,
+    servedIds: cut.served,
+    consumed: cut.consumed,
+  };
 }

@@ -27,3 +27,11 @@ export async function readiness(
     checks: { postgres, opensearch },
   };
 }
+
+/**
+ * Probes that answer from flags, for a composition without the real services (the fast suite): a
+ * test flips a flag to see /readyz turn unavailable.
+ */
+export function flagProbes(up: { postgres: boolean; opensearch: boolean }): HealthProbes {
+  return { postgres: async () => up.postgres, opensearch: async () => up.opensearch };
+}

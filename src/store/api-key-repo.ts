@@ -15,7 +15,7 @@ import {
 export const KEY_PREFIX = 'oppk_';
 const KEY_RANDOM_CHARS = 40;
 /** Listings show the first 12 characters of the key (decisions 6). */
-const DISPLAY_PREFIX_LENGTH = 12;
+export const DISPLAY_PREFIX_LENGTH = 12;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Shape of anything we could have issued; anything else is refused without a lookup. */
 export const KEY_SHAPE = /^oppk_[A-Za-z0-9]{32,128}$/;

@@ -1,0 +1,154 @@
+import { accountBilling } from './account-limits';
+import { allocate } from './allocate';
+import { periodOf } from './meter';
+import {
+  duplicateRequestId,
+  noDelivery,
+  type BillingSubject,
+  type Metering,
+  type PageDelivery,
+} from './metering';
+import { cutPage, type PageRules } from './page-budget';
+import type { PeriodDeliveries } from './period-deliveries';
+import { accountAllowance, includedAvailable } from './plans';
+import { RequestTicket } from './request-ids';
+import { buildSnapshot, NO_USAGE, type PeriodUsage, type UsageSnapshot } from './snapshot';
+import type { MemoryAccounts } from '../store/memory-accounts';
+
+/** One account's ledger for one period: who got what, and how it was paid. */
+interface PeriodLedger {
+  /** Delivered ids in delivery order (unseen_only and new_count exclude them). */
+  ids: string[];
+  delivered: Set<string>;
+  usage: PeriodUsage;
+  /** Included opportunities per key (a key's own allowance, decisions 6). */
+  keyIncluded: Map<string, number>;
+}
+
+/**
+ * The meter's rules in process memory (issue 12), for the fast suite: request ids spent once per
+ * account (409), ids new this period delivered once, included allowance first (account and key),
+ * then the wallet at 400 millicents each, or the whole delivery refused (402) with nothing
+ * recorded; legacy models as decisions 6. The same pure rules as Meter (allocate, cutPage,
+ * currentPeriod, buildSnapshot); only the ledger is an object instead of tables. Single-threaded
+ * JavaScript makes each call atomic, which the account lock does for Postgres.
+ */
+export class MemoryMeter implements Metering {
+  private readonly spent = new Map<string, Set<string>>();
+  private readonly ledgers = new Map<string, PeriodLedger>();
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly accounts: MemoryAccounts,
+    options: { now?: () => Date } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async spendRequestId(subject: BillingSubject, request: string | RequestTicket): Promise<void> {
+    const ticket = typeof request === 'string' ? new RequestTicket(request) : request;
+    if (ticket.spent) return;
+    const spent = this.spent.get(subject.accountId) ?? new Set<string>();
+    this.spent.set(subject.accountId, spent);
+    ticket.spent = true;
+    if (spent.has(ticket.id)) throw duplicateRequestId();
+    spent.add(ticket.id);
+  }
+
+  async deliver(
+    subject: BillingSubject,
+    request: string | RequestTicket,
+    opportunityIds: readonly string[],
+    rules: PageRules = {},
+  ): Promise<PageDelivery> {
+    // A ticket is spent with its delivery, and stays spent when the page is refused with 402.
+    if (typeof request !== 'string') await this.spendRequestId(subject, request);
+    const { billing, period, ledger } = this.current(subject.accountId);
+    const key = this.accounts.key(subject.keyId);
+    if (key?.account_id !== subject.accountId)
+      throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
+    const fresh = new Set(opportunityIds.filter((id) => !ledger.delivered.has(id)));
+    const cut = cutPage(opportunityIds, fresh, rules);
+    const snapshot = () => buildSnapshot(billing, period, ledger.usage);
+    if (cut.newIds.length === 0) return noDelivery(snapshot(), cut);
+
+    // Throws 402 before anything below is written (contract 8.2.4).
+    const allocation = allocate({
+      newCount: cut.newIds.length,
+      billingModel: billing.settings.billingModel,
+      includedAvailable: includedAvailable({
+        accountAllowance: accountAllowance(billing.plan, billing.settings).allowance,
+        accountIncludedUsed: ledger.usage.includedUsed,
+        keyAllowance: key.allowance,
+        keyIncludedUsed: ledger.keyIncluded.get(key.id) ?? 0,
+      }),
+      balanceMillicents: billing.balanceMillicents,
+    });
+    for (const id of cut.newIds) {
+      ledger.ids.push(id);
+      ledger.delivered.add(id);
+    }
+    ledger.usage = {
+      used: ledger.usage.used + cut.newIds.length,
+      includedUsed: ledger.usage.includedUsed + allocation.included,
+      paygUsed: ledger.usage.paygUsed + allocation.payg,
+    };
+    ledger.keyIncluded.set(key.id, (ledger.keyIncluded.get(key.id) ?? 0) + allocation.included);
+    const balance = billing.balanceMillicents - allocation.chargeMillicents;
+    this.accounts.updateAccount(subject.accountId, { balance_millicents: balance });
+    return {
+      newCount: cut.newIds.length,
+      includedNewCount: allocation.included,
+      paygNewCount: allocation.payg,
+      chargeMillicents: allocation.chargeMillicents,
+      usage: buildSnapshot({ ...billing, balanceMillicents: balance }, period, ledger.usage),
+      servedIds: cut.served,
+      consumed: cut.consumed,
+    };
+  }
+
+  async periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries> {
+    const { billing, ledger } = this.current(subject.accountId);
+    const key = this.accounts.key(subject.keyId);
+    return {
+      billingModel: billing.settings.billingModel,
+      ids: ledger.ids.slice(),
+      includedAvailable: includedAvailable({
+        accountAllowance: accountAllowance(billing.plan, billing.settings).allowance,
+        accountIncludedUsed: ledger.usage.includedUsed,
+        keyAllowance: key?.allowance ?? null,
+        keyIncludedUsed: ledger.keyIncluded.get(subject.keyId) ?? 0,
+      }),
+    };
+  }
+
+  async snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
+    const { billing, period, ledger } = this.current(subject.accountId);
+    return buildSnapshot(billing, period, ledger.usage);
+  }
+
+  async allDelivered(
+    accountId: string,
+    periodStart: Date,
+    ids: readonly string[],
+  ): Promise<boolean> {
+    const ledger = this.ledgers.get(ledgerKey(accountId, periodStart));
+    return ids.every((id) => ledger?.delivered.has(id) === true);
+  }
+
+  /** The account's billing columns, its current period and that period's ledger. */
+  private current(accountId: string) {
+    const billing = accountBilling(this.accounts.account(accountId));
+    const period = periodOf(billing, this.now());
+    const key = ledgerKey(accountId, period.start);
+    let ledger = this.ledgers.get(key);
+    if (!ledger) {
+      ledger = { ids: [], delivered: new Set(), usage: NO_USAGE, keyIncluded: new Map() };
+      this.ledgers.set(key, ledger);
+    }
+    return { billing, period, ledger };
+  }
+}
+
+const ledgerKey = (accountId: string, periodStart: Date) =>
+  `${accountId}|${periodStart.toISOString()}`;
