@@ -1,0 +1,125 @@
+import { FACET_DIMENSIONS, type FacetDimension } from '../../src/domain/facets';
+import { parseRestQuery, type Filter } from '../../src/domain/filters';
+import { MemoryIndex } from '../../src/search/memory-index';
+import { OpenSearchIndex } from '../../src/search/opensearch-index';
+import type { OpportunityIndex, PageQuery } from '../../src/search/opportunity-index';
+import { storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+import { FIXTURE, idsOf, type Query } from '../support/read-fixture';
+
+// issue 12: the in-memory opportunity index (the fast suite's) must give OpenSearch's answers.
+// The same questions go to both over the read fixture: counts, every page of a keyset walk with
+// its positions, preview's live-only pages, exclusions (unseen_only, new_count) and facets.
+
+let ctx: TestContext;
+let real: OpportunityIndex;
+let memory: MemoryIndex;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, [...FIXTURE]);
+  // No result cache: every answer comes from the engine.
+  real = new OpenSearchIndex(ctx.deps.search, ctx.deps.alias, ctx.deps.taxonomy);
+  memory = new MemoryIndex(ctx.deps.taxonomy);
+  memory.put(FIXTURE);
+});
+afterAll(() => ctx.close());
+
+/** Every filter parameter of contract 4.2 at least once, as a client spells it, and mixes. */
+const QUERIES: Query[] = [
+  {},
+  { published_after: '2026-09-05' },
+  { published_before: '2026-09-10T12:00:00Z' },
+  { fresh_after: '2026-09-20' },
+  { job_domain: 'software_data_ai' },
+  { job_family: 'data' },
+  { job_family: 'data,software_engineering', job_subfamily: 'data_engineering' },
+  { job_subfamily: 'backend_engineering,devops_engineering' },
+  { job_class: 'react_developer,devops_engineer' },
+  { normalized_title: 'Data Scientist' },
+  { level: 'senior,staff' },
+  { management_track: 'people_manager' },
+  { specializations: 'DBT' },
+  { engagement_model: 'c2c' },
+  { commercial_eligibility: 'eligible' },
+  { actionability: 'actionable' },
+  { remote: 'false' },
+  { country: 'us' },
+  { city: 'austin' },
+  { state: 'tx' },
+  { region: 'California' },
+  { rate_min: '90' },
+  { rate_max: '80.5' },
+  { currency: 'eur' },
+  { pay_basis: 'hourly,daily' },
+  { work_structure: 'ongoing_contract' },
+  { source: 'LEVER' },
+  { liveness_status: 'live' },
+  { first_seen_after: '2026-09-08' },
+  { changed_since: '2026-09-15' },
+  { country: 'US', remote: 'true', rate_min: '85' },
+  { job_family: 'data', liveness_status: 'dead' },
+];
+
+const filterOf = (q: Query): Filter =>
+  parseRestQuery('count', q, { taxonomy: ctx.deps.taxonomy }).filter;
+
+/** Every page of a keyset walk: ids, positions and hasMore of each. */
+async function walk(index: OpportunityIndex, query: Omit<PageQuery, 'searchAfter'>) {
+  const pages = [];
+  let searchAfter: PageQuery['searchAfter'];
+  for (;;) {
+    const page = await index.page({ ...query, searchAfter });
+    pages.push({ ids: idsOf(page.records), positions: page.positions, hasMore: page.hasMore });
+    searchAfter = page.positions[page.positions.length - 1];
+    if (!page.hasMore || !searchAfter) return pages;
+  }
+}
+
+const label = (q: Query) => JSON.stringify(q);
+
+describe.each(QUERIES.map((q) => [label(q), q] as const))('filters %s', (_label, q) => {
+  it('count and every page agree', async () => {
+    const filter = filterOf(q);
+    const count = await real.count(filter);
+    // Every query selects something, so agreement is never about two empty answers.
+    expect(count).toBeGreaterThan(0);
+    expect(await memory.count(filter)).toBe(count);
+    expect(await walk(memory, { filter, limit: 7 })).toEqual(
+      await walk(real, { filter, limit: 7 }),
+    );
+  });
+
+  it('live-only pages, exclusions and new_count agree', async () => {
+    const filter = filterOf(q);
+    const preview = { filter, limit: 5, liveOnly: true };
+    expect(await walk(memory, preview)).toEqual(await walk(real, preview));
+    const excludeIds = idsOf(FIXTURE.filter((_, i) => i % 3 === 0));
+    const unseen = { filter, limit: 10, excludeIds };
+    expect(await walk(memory, unseen)).toEqual(await walk(real, unseen));
+    expect(await memory.newCount(filter, excludeIds)).toBe(await real.newCount(filter, excludeIds));
+  });
+});
+
+const PAIRS: FacetDimension[][] = [
+  ['job_family', 'level'],
+  ['country', 'remote'],
+  ['work_structure', 'source'],
+  ['currency', 'pay_basis'],
+];
+
+const FACET_FILTERS: Query[] = [{}, { country: 'US' }, { job_family: 'data', remote: 'true' }];
+
+describe.each(FACET_FILTERS)('facets with filters %j', (q) => {
+  it.each([...FACET_DIMENSIONS.map((d) => [d]), ...PAIRS].map((dims) => [dims.join('+'), dims]))(
+    'group_by=%s agrees, default and small group_limit',
+    async (_label, dims) => {
+      const filter = filterOf(q);
+      for (const limit of [10, 2]) {
+        expect(await memory.facets(filter, dims, limit)).toEqual(
+          await real.facets(filter, dims, limit),
+        );
+      }
+    },
+  );
+});
