@@ -11,6 +11,13 @@ module.exports = {
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
+      // issue 12: the real app over in-memory capabilities; no services, no globalSetup.
+      displayName: 'fast',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/fast/**/*.test.ts'],
+    },
+    {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
