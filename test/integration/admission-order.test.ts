@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { createTestContext, type TestContext } from '../support/harness';
 import { newReader, type Reader } from '../support/read-http';
+import { StatementRecorder } from '../support/pg-statements';
 
 // decisions 7 and 8: the rate limit is checked before any Postgres work; a refused call spends no
 // request id, and a flood of refused calls (REST and MCP alike) costs the database nothing.
@@ -9,9 +9,7 @@ import { newReader, type Reader } from '../support/read-http';
 
 let ctx: TestContext;
 let reader: Reader;
-const statements: string[] = [];
-let counting = false;
-const originalQuery = Client.prototype.query;
+const recorder = new StatementRecorder();
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -28,16 +26,10 @@ beforeAll(async () => {
       120_000,
     );
   }
-  // Every statement of every pg client in this process (the app's pool included).
-  Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
-    if (counting) statements.push(text ?? String(first));
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof Client.prototype.query;
+  recorder.install();
 });
 afterAll(async () => {
-  Client.prototype.query = originalQuery;
+  recorder.uninstall();
   await ctx.close();
 });
 
@@ -85,7 +77,6 @@ describe('admission order', () => {
 
   it('a flood of 2,000 refused requests adds no database round trip', async () => {
     // Warm: the usage headers of this account are cached by the first refusal above.
-    counting = true;
     const statuses: number[] = [];
     let next = 0;
     const worker = async () => {
@@ -96,8 +87,7 @@ describe('admission order', () => {
         await res.text();
       }
     };
-    await Promise.all(Array.from({ length: 16 }, worker));
-    counting = false;
+    const statements = await recorder.during(() => Promise.all(Array.from({ length: 16 }, worker)));
 
     expect(statuses).toHaveLength(2000);
     expect(statuses.filter((s) => s !== 429)).toEqual([]);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader } from '../support/read-http';
+import { StatementRecorder } from '../support/pg-statements';
 
 // decisions 7: every admitted list, detail or feed call spends its request id, whatever its
 // outcome. Since issue 13 a delivery spends it in its own first round trip instead of a round trip
@@ -10,9 +10,7 @@ import { get, newReader } from '../support/read-http';
 // spent (served, repeats, zero results, 402, 404, concurrent reuse).
 
 let ctx: TestContext;
-const statements: string[] = [];
-let counting = false;
-const originalQuery = Client.prototype.query;
+const recorder = new StatementRecorder();
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -20,30 +18,12 @@ beforeAll(async () => {
     ctx.deps,
     Array.from({ length: 12 }, (_, i) => makeRecord({ normalized_title: `spend ${i % 3}` })),
   );
-  // Every statement of every pg client in this process (the app's pool included).
-  Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
-    if (counting) statements.push(text ?? String(first));
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof Client.prototype.query;
+  recorder.install();
 });
 afterAll(async () => {
-  Client.prototype.query = originalQuery;
+  recorder.uninstall();
   await ctx.close();
 });
-
-/** Round trips to Postgres made while `fn` runs (the key lookup is warm: cached per key). */
-async function roundTrips(fn: () => Promise<unknown>): Promise<string[]> {
-  statements.length = 0;
-  counting = true;
-  try {
-    await fn();
-  } finally {
-    counting = false;
-  }
-  return [...statements];
-}
 
 const list = (key: string, id: string, query = 'limit=4&normalized_title=spend%200') =>
   get(ctx.baseUrl, `/v1/opportunities?${query}`, { key, headers: { 'X-Request-ID': id } });
@@ -60,7 +40,7 @@ it('a charged page costs three round trips and a page of repeats one, each spend
   const reader = await newReader(ctx.deps);
   await list(reader.key, 'warm-key-cache', 'limit=1&normalized_title=nothing%20matches');
 
-  const charged = await roundTrips(async () => {
+  const charged = await recorder.during(async () => {
     const res = await list(reader.key, 'charged');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-service-new-opportunity-count')).toBe('4');
@@ -69,7 +49,7 @@ it('a charged page costs three round trips and a page of repeats one, each spend
   expect(charged).toHaveLength(3);
   expect(charged[0]).toContain('INSERT INTO metering_request_ids');
 
-  const repeats = await roundTrips(async () => {
+  const repeats = await recorder.during(async () => {
     const res = await list(reader.key, 'repeats');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-service-new-opportunity-count')).toBe('0');
