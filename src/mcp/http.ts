@@ -8,7 +8,7 @@ import type { AuthContext } from '../service/auth';
 import type { AppDeps } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
 import { checkOrigin } from './origin';
-import { createMcpServer, type RequestScope } from './server';
+import { createMcpServer, serverParts, type RequestScope } from './server';
 import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import {
@@ -36,8 +36,7 @@ const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mc
 
 export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
-  const tools = createTools(deps, reads);
-  const taxonomy = taxonomyDocument(deps.taxonomy).body;
+  const parts = serverParts(createTools(deps, reads), taxonomyDocument(deps.taxonomy).body);
   const authenticated = new WeakMap<Request, AuthContext>();
   // What the SDK transport takes for JSON is parsed; anything else is refused before the body is read.
   const parseJson = express.json({
@@ -99,7 +98,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     const admitted = await reads.admitProtocolMessage(caller);
     res.set(admitted.headers);
     if (!admitted.ok) throw admitted.error;
-    const server = createMcpServer(tools, requestScope(caller, res, deps), taxonomy);
+    const server = createMcpServer(parts, requestScope(caller, res, deps));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -16,8 +16,18 @@ import type { TaxonomyEnvelope } from '../domain/envelopes';
 
 export const TAXONOMY_RESOURCE_URI = 'taxonomy://occupations';
 
-export function registerResources(server: Server, taxonomy: TaxonomyEnvelope): void {
-  const text = JSON.stringify(taxonomy);
+/** The taxonomy resource as served: its text serialised once per process, not once per request. */
+export interface TaxonomyResource {
+  version: string;
+  text: string;
+}
+
+export function taxonomyResource(taxonomy: TaxonomyEnvelope): TaxonomyResource {
+  return { version: taxonomy.version, text: JSON.stringify(taxonomy) };
+}
+
+export function registerResources(server: Server, taxonomy: TaxonomyResource): void {
+  const { text } = taxonomy;
   server.setRequestHandler(ListResourcesRequestSchema, (): ListResourcesResult => ({
     resources: [
       {

@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { toolOutcome, unexpectedError } from '../adapter/presenter';
 import { ApiError } from '../domain/errors';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
@@ -14,7 +15,7 @@ import type { Logger } from '../infra/logger';
 import type { Caller, Refused } from '../service/read-service';
 import { SERVER_INSTRUCTIONS } from './descriptions';
 import { guardRequestHandlers } from './protocol-errors';
-import { registerResources } from './resources';
+import { registerResources, taxonomyResource, type TaxonomyResource } from './resources';
 import type { ToolDefinition } from './tools';
 
 // The low-level SDK Server with our own tools/list and tools/call handlers (decisions 9;
@@ -53,21 +54,47 @@ const batchDuplicate = () =>
       '(search_opportunities or get_opportunity); an earlier call in this batch already spent it.',
   );
 
-/** A fresh Server per HTTP request (stateless Streamable HTTP): nothing outlives the request. */
-export function createMcpServer(
+/**
+ * What every request's Server shares, built once per process: none of it depends on the request
+ * or holds per-connection state. The JSON Schema validator matters most: without one the SDK
+ * builds a new Ajv instance (meta-schemas, formats) in every Server's constructor, for
+ * elicitation, which this server never sends; a shared one is the same validator, built once.
+ */
+export interface ServerParts {
+  tools: readonly ToolDefinition[];
+  byName: ReadonlyMap<string, ToolDefinition>;
+  taxonomy: TaxonomyResource;
+  validator: AjvJsonSchemaValidator;
+}
+
+export function serverParts(
   tools: readonly ToolDefinition[],
-  scope: RequestScope,
   taxonomy: TaxonomyEnvelope,
-): Server {
+): ServerParts {
+  return {
+    tools,
+    byName: new Map(tools.map((t) => [t.name as string, t])),
+    taxonomy: taxonomyResource(taxonomy),
+    validator: new AjvJsonSchemaValidator(),
+  };
+}
+
+/**
+ * A fresh Server per HTTP request (stateless Streamable HTTP): the SDK's Protocol keeps in-flight
+ * requests by JSON-RPC id and takes one transport at a time, and the handlers close over the
+ * request's scope, so nothing of it outlives the request; only the immutable parts are shared.
+ */
+export function createMcpServer(parts: ServerParts, scope: RequestScope): Server {
+  const { tools, byName } = parts;
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: false },
       resources: { listChanged: false, subscribe: false },
     },
     instructions: SERVER_INSTRUCTIONS,
+    jsonSchemaValidator: parts.validator,
   });
-  registerResources(server, taxonomy);
-  const byName = new Map(tools.map((t) => [t.name as string, t]));
+  registerResources(server, parts.taxonomy);
 
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({
     tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
