@@ -62,14 +62,22 @@ export function sendOutcome<T>(
   }
 }
 
-/** MCP: structuredContent is the envelope itself; the text block is the same JSON (decisions 9). */
-function toolResult(envelope: object, isError: boolean): CallToolResult {
+/**
+ * MCP: structuredContent is the envelope itself; the text block is the same JSON (decisions 9).
+ * That JSON is also returned as `json`: it is exactly JSON.stringify(structuredContent), so the
+ * adapter can write it into the reply without serializing the envelope again (mcp/deferred-json.ts).
+ */
+function toolResult(envelope: object, isError: boolean): { result: CallToolResult; json: string } {
   const structuredContent: Record<string, unknown> = { ...envelope };
+  // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
+  const json = listJson(envelope as ListEnvelope);
   return {
-    // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
-    content: [{ type: 'text', text: listJson(envelope as ListEnvelope) }],
-    structuredContent,
-    ...(isError ? { isError: true } : {}),
+    result: {
+      content: [{ type: 'text', text: json }],
+      structuredContent,
+      ...(isError ? { isError: true } : {}),
+    },
+    json,
   };
 }
 
@@ -81,10 +89,10 @@ function toolResult(envelope: object, isError: boolean): CallToolResult {
 export function toolOutcome(
   outcome: Outcome<object>,
   requestId: string,
-): { result: CallToolResult; headers: Record<string, string> } {
-  if (outcome.ok) return { result: toolResult(outcome.body, false), headers: outcome.headers };
+): { result: CallToolResult; json: string; headers: Record<string, string> } {
+  if (outcome.ok) return { ...toolResult(outcome.body, false), headers: outcome.headers };
   return {
-    result: toolResult(toEnvelope(outcome.error, requestId), true),
+    ...toolResult(toEnvelope(outcome.error, requestId), true),
     headers: { ...outcome.headers, ...errorHeaders(outcome.error) },
   };
 }

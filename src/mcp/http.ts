@@ -7,6 +7,7 @@ import type { Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { AppDeps } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
+import { DeferredJson } from './deferred-json';
 import { checkOrigin } from './origin';
 import { createMcpServer, serverParts, type RequestScope } from './server';
 import { createTools } from './tools';
@@ -98,7 +99,8 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     const admitted = await reads.admitProtocolMessage(caller);
     res.set(admitted.headers);
     if (!admitted.ok) throw admitted.error;
-    const server = createMcpServer(parts, requestScope(caller, res, deps));
+    const deferred = new DeferredJson();
+    const server = createMcpServer(parts, requestScope(caller, res, deps, deferred));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -123,7 +125,10 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     res.status(reply.status);
     const type = reply.headers.get('content-type');
     if (type) res.setHeader('Content-Type', type);
-    res.end(reply.body ? Buffer.from(await reply.arrayBuffer()) : undefined);
+    if (!reply.body) res.end();
+    // The same bytes either way: placeholders replaced by the JSON they stand for.
+    else if (deferred.pending) res.end(deferred.fill(await reply.text()));
+    else res.end(Buffer.from(await reply.arrayBuffer()));
   });
 
   // A stateless server offers no GET stream and no session to DELETE: 405, as in the SDK's
@@ -165,12 +170,18 @@ async function refusalOf(reply: globalThis.Response): Promise<unknown> {
  * call's, since they carry the delivery counts; they are set before the transport writes the JSON
  * response, which happens only once every call of the request has answered.
  */
-function requestScope(caller: Caller, res: Response, deps: AppDeps): RequestScope {
+function requestScope(
+  caller: Caller,
+  res: Response,
+  deps: AppDeps,
+  deferred: DeferredJson,
+): RequestScope {
   let claimed = false;
   let billableHeadersSet = false;
   return {
     caller,
     logger: deps.logger,
+    deferred,
     claimRequestId() {
       if (claimed) return false;
       claimed = true;

@@ -13,6 +13,7 @@ import { ApiError } from '../domain/errors';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
 import type { Logger } from '../infra/logger';
 import type { Caller, Refused } from '../service/read-service';
+import type { DeferredJson } from './deferred-json';
 import { SERVER_INSTRUCTIONS } from './descriptions';
 import { guardRequestHandlers } from './protocol-errors';
 import { registerResources, taxonomyResource, type TaxonomyResource } from './resources';
@@ -35,6 +36,8 @@ export interface RequestScope {
   claimRequestId(): boolean;
   /** Puts a call's rate-limit and usage headers on the HTTP response (contract 8.3). */
   setHeaders(headers: Record<string, string>, billable: boolean): void;
+  /** Where tool results leave their JSON until the reply is written (deferred-json.ts). */
+  deferred: DeferredJson;
 }
 
 function asApiError(err: unknown, scope: RequestScope, tool: string): ApiError {
@@ -112,15 +115,16 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
     // A tool that does not exist is a protocol error (JSON-RPC invalid params), not a domain one.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (tool.billable && !scope.claimRequestId()) {
-      return toolOutcome(refused(batchDuplicate()), scope.caller.requestId).result;
+      const { result, json } = toolOutcome(refused(batchDuplicate()), scope.caller.requestId);
+      return scope.deferred.defer(result, json);
     }
     // A tool's own argument check throws before any read; anything else thrown is a bug.
     const outcome = await tool
       .run(scope.caller, request.params.arguments ?? {})
       .catch((err: unknown) => refused(asApiError(err, scope, tool.name)));
-    const { result, headers } = toolOutcome(outcome, scope.caller.requestId);
+    const { result, json, headers } = toolOutcome(outcome, scope.caller.requestId);
     scope.setHeaders(headers, tool.billable);
-    return result;
+    return scope.deferred.defer(result, json);
   });
 
   guardRequestHandlers(server, scope.logger, scope.caller.requestId);
