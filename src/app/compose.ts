@@ -8,6 +8,7 @@ import type { HealthProbes } from '../service/health';
 import type { ReadBackends } from '../service/read-backends';
 import { pgKeyLookup, type KeyLookup } from '../store/api-key-repo';
 import { pingPostgres } from '../store/db';
+import { pgChangeLog } from '../store/changes-repo';
 import { findOpportunity } from '../store/opportunity-repo';
 import type { AppDeps } from '../service/context';
 import { ReadService } from '../service/read-service';
@@ -45,6 +46,7 @@ export function realBackends(deps: AppDeps): Backends {
   return {
     index: new OpenSearchIndex(deps.search, deps.alias, deps.taxonomy, deps.searchCache),
     records: { find: (id) => findOpportunity(deps.pool, id) },
+    changes: pgChangeLog(deps.pool, deps.alias),
     keys: pgKeyLookup(deps.pool),
     meter: new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS }),
     limits: new RateLimits(deps.redis, deps.databaseName),

@@ -34,6 +34,7 @@ export function memoryBackends(
   const backends: Backends = {
     index,
     records: index,
+    changes: index,
     keys: accounts,
     meter,
     limits: new RateLimits(null),

@@ -1,6 +1,7 @@
 import type { FacetDimension } from '../domain/facets';
 import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
+import type { ChangeFeedQuery, ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { Taxonomy } from '../domain/taxonomy';
 import { toDocument, type OpportunityDocument } from './documents';
 import { filterPredicate } from './memory-filter';
@@ -26,19 +27,48 @@ function compare(a: SearchAfter, b: SearchAfter): number {
  * search_after, exclusions, counts and facets. It also answers detail lookups by id, standing in
  * for the canonical store. test/integration/index-contract.test.ts holds it to OpenSearch's answers.
  */
-export class MemoryIndex implements OpportunityIndex {
+export class MemoryIndex implements OpportunityIndex, ChangeLog {
   private entries: Entry[] = [];
+  /** Each id's latest change, as the store keeps one row per record (store/changes-repo.ts). */
+  private readonly log = new Map<string, ChangeFeedRow>();
+  private seq = 0;
 
   constructor(private readonly taxonomy: Taxonomy) {}
 
-  /** Adds or replaces records (by id), as an import and sync would. */
+  /** Adds or replaces records (by id), as an import and sync would; each change takes a new seq. */
   put(records: readonly Opportunity[]): void {
     const byId = new Map(this.entries.map((e) => [e.doc.id, e]));
     for (const record of records) {
       const doc = toDocument(record, this.taxonomy);
       byId.set(doc.id, { doc, position: [new Date(doc.freshness).getTime(), doc.id] });
+      this.log.set(record.id, { seq: ++this.seq, id: record.id, deletedAt: null, record });
     }
     this.entries = [...byId.values()].sort((a, b) => compare(a.position, b.position));
+  }
+
+  /** Removes records from the store, as `cli delete` does: each leaves its tombstone. */
+  remove(ids: readonly string[], at: Date = new Date()): void {
+    for (const id of ids) {
+      const latest = this.log.get(id);
+      if (!latest || latest.deletedAt) continue;
+      this.log.set(id, { ...latest, seq: ++this.seq, deletedAt: at });
+    }
+    const gone = new Set(ids);
+    this.entries = this.entries.filter((e) => !gone.has(e.doc.id));
+  }
+
+  /** The change feed's rows after a position, in seq order (decisions 11). */
+  async read(q: Omit<ChangeFeedQuery, 'alias'>): Promise<ChangeFeedRow[]> {
+    const since = q.since?.getTime();
+    return [...this.log.values()]
+      .filter((row) => row.seq > q.after)
+      .filter(
+        (row) =>
+          since === undefined ||
+          (row.deletedAt?.getTime() ?? new Date(row.record.changed_at).getTime()) >= since,
+      )
+      .sort((a, b) => a.seq - b.seq)
+      .slice(0, q.limit);
   }
 
   async find(id: string): Promise<Opportunity | null> {

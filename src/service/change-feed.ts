@@ -2,7 +2,8 @@ import type { ChangeFeedItem, ChangesEnvelope } from '../domain/changes-envelope
 import { invalidFilter, malformedCursor, validationError } from '../domain/errors';
 import { parseDateParam, parseRestQuery } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
-import { readChanges, type ChangeFeedRow } from '../store/changes-repo';
+import type { ChangeFeedRow, ChangeLog } from '../store/changes-repo';
+import type { CursorCodec } from '../search/cursor';
 import type { AppDeps } from './context';
 
 // GET /v1/opportunities/changes (decisions 11 "Change feed"). Rules this file decides:
@@ -84,7 +85,8 @@ export function parseChangesQuery(
  * same position when nothing came) so a mirror can poll from it later.
  */
 export async function changeFeedPage(
-  deps: AppDeps,
+  cursor: CursorCodec,
+  changes: ChangeLog,
   request: ChangeFeedRequest,
   accountId: string,
   requestId: string,
@@ -92,7 +94,7 @@ export async function changeFeedPage(
   let after = 0;
   let since = request.since;
   if (request.cursor !== undefined) {
-    const [seq, boundSince] = await deps.cursor.decode(request.cursor, {
+    const [seq, boundSince] = await cursor.decode(request.cursor, {
       filterDigest: FEED_BINDING,
       accountId,
     });
@@ -101,15 +103,14 @@ export async function changeFeedPage(
     since = cursorSince;
     after = seq;
   }
-  const rows = await readChanges(deps.pool, {
+  const rows = await changes.read({
     after,
     since: since === null ? null : new Date(since),
     limit: request.limit + 1,
-    alias: deps.alias,
   });
   const page = rows.slice(0, request.limit);
   const position = page[page.length - 1]?.seq ?? after;
-  const nextCursor = await deps.cursor.encode({
+  const nextCursor = await cursor.encode({
     filterDigest: FEED_BINDING,
     accountId,
     position: [position, since ?? FROM_START],

@@ -84,6 +84,7 @@ interface Work<T> {
 export class ReadService {
   private readonly index: ReadBackends['index'];
   private readonly records: ReadBackends['records'];
+  private readonly changeLog: ReadBackends['changes'];
   private readonly meter: Metering;
   private readonly limits: RateLimiting;
 
@@ -95,6 +96,7 @@ export class ReadService {
     ({
       index: this.index,
       records: this.records,
+      changes: this.changeLog,
       meter: this.meter,
       limits: this.limits,
     } = backends);
@@ -226,7 +228,8 @@ export class ReadService {
     return this.serve(caller, true, async (ticket) => {
       const request = parseChangesQuery(query, caller.auth.limits.pageSize, this.deps);
       const page = await changeFeedPage(
-        this.deps,
+        this.deps.cursor,
+        this.changeLog,
         request,
         caller.auth.account.id,
         caller.requestId,

@@ -36,6 +36,16 @@ const SINCE = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
   AND COALESCE(o.deleted_at, o.changed_at) >= $4::timestamptz
   ORDER BY o.sync_seq LIMIT $3`;
 
+/** Where the change feed reads from (issue 12): the store below, or the fast suite's memory. */
+export interface ChangeLog {
+  read(q: Omit<ChangeFeedQuery, 'alias'>): Promise<ChangeFeedRow[]>;
+}
+
+/** The store's change log, bounded by what the alias's index has applied. */
+export function pgChangeLog(pool: Pool, alias: string): ChangeLog {
+  return { read: (q) => readChanges(pool, { ...q, alias }) };
+}
+
 /**
  * The next `limit` changes after a position. Bounded by the alias's sync watermark, so the feed
  * never shows a change that list and count do not reflect yet ("the order their changes were

@@ -3,6 +3,7 @@ import { parseRestQuery, type Filter } from '../../src/domain/filters';
 import { MemoryIndex } from '../../src/search/memory-index';
 import { OpenSearchIndex } from '../../src/search/opensearch-index';
 import type { OpportunityIndex, PageQuery } from '../../src/search/opportunity-index';
+import { pgChangeLog } from '../../src/store/changes-repo';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, idsOf, type Query } from '../support/read-fixture';
@@ -122,4 +123,35 @@ describe.each(FACET_FILTERS)('facets with filters %j', (q) => {
       }
     },
   );
+});
+
+describe('the change log (change feed)', () => {
+  // The store's change log (Postgres, bounded by the alias's sync watermark) and the in-memory
+  // one: the same rows in the same order, from the start, from a position and from a since.
+  const rowsOf = (rows: { id: string; seq: number; deletedAt: Date | null }[]) =>
+    rows.map((r) => ({ id: r.id, deleted: r.deletedAt !== null }));
+
+  it.each([
+    { after: 0, since: null, limit: 1000 },
+    { after: 0, since: null, limit: 3 },
+    { after: 0, since: new Date('2026-09-15T00:00:00Z'), limit: 1000 },
+  ])('read %j', async (q) => {
+    const store = pgChangeLog(ctx.deps.pool, ctx.deps.alias);
+    expect(rowsOf(await memory.read(q))).toEqual(rowsOf(await store.read(q)));
+  });
+
+  it('from a position: the rows after the n-th change', async () => {
+    const store = pgChangeLog(ctx.deps.pool, ctx.deps.alias);
+    const all = await store.read({ after: 0, since: null, limit: 1000 });
+    const memoryAll = await memory.read({ after: 0, since: null, limit: 1000 });
+    const n = 5;
+    const tail = await store.read({ after: all[n - 1]?.seq ?? 0, since: null, limit: 1000 });
+    const memoryTail = await memory.read({
+      after: memoryAll[n - 1]?.seq ?? 0,
+      since: null,
+      limit: 1000,
+    });
+    expect(rowsOf(memoryTail)).toEqual(rowsOf(tail));
+    expect(tail).toHaveLength(FIXTURE.length - n);
+  });
 });
