@@ -4,6 +4,7 @@ import { MemoryIndex } from '../../src/search/memory-index';
 import { OpenSearchIndex } from '../../src/search/opensearch-index';
 import type { OpportunityIndex, PageQuery } from '../../src/search/opportunity-index';
 import { pgChangeLog } from '../../src/store/changes-repo';
+import { PLANS } from '../../src/store/memory-accounts';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, idsOf, type Query } from '../support/read-fixture';
@@ -153,5 +154,16 @@ describe('the change log (change feed)', () => {
     });
     expect(rowsOf(memoryTail)).toEqual(rowsOf(tail));
     expect(tail).toHaveLength(FIXTURE.length - n);
+  });
+});
+
+describe('the plans (contract 8.1)', () => {
+  it('the in-memory accounts bill by the same plans as the store', async () => {
+    const { rows } = await ctx.deps.pool.query<Record<string, unknown>>(
+      `SELECT id, label, opportunity_allowance, period_kind, requests_per_second, max_page_size
+         FROM plans ORDER BY id`,
+    );
+    const memoryPlans = Object.values(PLANS).sort((a, b) => a.id.localeCompare(b.id));
+    expect(memoryPlans).toEqual(rows);
   });
 });
