@@ -1,10 +1,13 @@
-import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { DEFAULT_DATABASE_URL, parseEnv, type Env } from './config';
+import { searchConnection } from './config/connections';
 import { cursorKeysSetting } from './infra/cursor-keys';
 import { ensureLocalOpenSearch } from './infra/local-opensearch';
 import { createLogger, type Logger } from './infra/logger';
 import { metrics } from './infra/metrics';
+import { withoutCredentials } from './infra/redact';
+import { createRedisClient, readyWithin } from './infra/redis-client';
+import { refusalsOf, upstreamRefused, refusalReason } from './infra/upstream-refusal';
 import { retryUntil } from './infra/retry';
 import { CursorCodec, parseCursorKeys } from './search/cursor';
 import { createSearchClient, onLivingNode } from './search/client';
@@ -43,43 +46,53 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
 
   const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  await ensureDatabaseIfPossible(databaseUrl, !env.DATABASE_URL);
+  const caFile = env.DATABASE_CA_FILE;
+  // issue 27 item 3: a refused connection (certificate, password...) stops start-up with one line.
+  const postgresStep = <T>(step: () => Promise<T>) =>
+    refusalsOf('postgres', withoutCredentials(databaseUrl), step);
+  await ensureDatabaseIfPossible(databaseUrl, !env.DATABASE_URL, caFile);
   const deadline = options.bulk ? undefined : env.POSTGRES_TIMEOUT_MS;
-  const pool = createPool(databaseUrl, options.poolSize ?? 20, deadline);
+  const pool = createPool(databaseUrl, options.poolSize ?? 20, deadline, caFile);
   // Migrations may take longer than a request's deadline: they get a pool of their own.
-  if (options.migrate !== false) await withPool(createPool(databaseUrl, 2), migrate);
+  if (options.migrate !== false)
+    await postgresStep(() => withPool(createPool(databaseUrl, 2, undefined, caFile), migrate));
 
   const searchUrl =
     env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT));
+  const connection = searchConnection(env);
   const search = createSearchClient(
     searchUrl,
     options.bulkSearch ? env.OPENSEARCH_BULK_TIMEOUT_MS : env.OPENSEARCH_TIMEOUT_MS,
+    connection,
   );
   const dbName = databaseName(databaseUrl);
   const alias = aliasForDatabase(dbName);
   const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };
   // decisions 10: instances starting at once create the index once (one at a time under a lock).
   // A just-started local JVM may time out the first calls: retry up to its start deadline.
-  await withAdvisoryLock(pool, `index:${alias}`, () =>
-    retryUntil(
-      () => onLivingNode(() => ensureIndex(search, alias, indexLayout)),
-      env.OPENSEARCH_URL ? 0 : env.OPENSEARCH_START_TIMEOUT * 1000,
-      (err) =>
-        logger.warn('index set-up failed; retrying', {
-          error: err instanceof Error ? err.message : String(err),
-        }),
+  await postgresStep(() =>
+    withAdvisoryLock(pool, `index:${alias}`, () =>
+      refusalsOf(
+        'opensearch',
+        withoutCredentials(searchUrl),
+        () =>
+          retryUntil(
+            () => onLivingNode(() => ensureIndex(search, alias, indexLayout)),
+            env.OPENSEARCH_URL ? 0 : env.OPENSEARCH_START_TIMEOUT * 1000,
+            (err) =>
+              logger.warn('index set-up failed; retrying', {
+                error: err instanceof Error ? err.message : String(err),
+              }),
+          ),
+        connection.aws !== undefined,
+      ),
     ),
   );
 
   const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, {
-        // decisions 8: a Redis that stops answering fails the command after REDIS_TIMEOUT_MS, and
-        // the limiters' in-process fallback takes over (it only covers errors, not waits).
-        commandTimeout: env.REDIS_TIMEOUT_MS,
-        connectTimeout: Math.max(env.REDIS_TIMEOUT_MS, 1000),
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        lazyConnect: false,
+    ? createRedisClient(env.REDIS_URL, {
+        timeoutMs: env.REDIS_TIMEOUT_MS,
+        caFile: env.REDIS_CA_FILE,
       })
     : null;
   // A Redis outage must not stop the service: limiters fall back to process memory.
@@ -89,7 +102,20 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   });
   // Decisions taken in process before the connection is up would split a window between the
   // process and Redis (a fresh instance admitting more than the limit): wait for it, briefly.
-  if (redis) await readyWithin(redis, Math.max(env.REDIS_TIMEOUT_MS, 1000));
+  const refused = redis
+    ? await readyWithin(redis, Math.max(env.REDIS_TIMEOUT_MS, 1000))
+    : undefined;
+  if (redis && env.REDIS_URL && refused) {
+    redis.disconnect();
+    await search.close();
+    await pool.end();
+    throw upstreamRefused(
+      'redis',
+      withoutCredentials(env.REDIS_URL),
+      refusalReason(refused) ?? 'authentication',
+      refused,
+    );
+  }
 
   return {
     env,
@@ -124,11 +150,11 @@ export async function openPostgres(options: {
   const env = parseEnv();
   const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   if (options.createDatabase === 'if-possible') {
-    await ensureDatabaseIfPossible(url, !env.DATABASE_URL);
+    await ensureDatabaseIfPossible(url, !env.DATABASE_URL, env.DATABASE_CA_FILE);
   } else if (!env.DATABASE_URL) {
-    await ensureDatabase(url);
+    await ensureDatabase(url, env.DATABASE_CA_FILE);
   }
-  return { env, pool: createPool(url, 2) };
+  return { env, pool: createPool(url, 2, undefined, env.DATABASE_CA_FILE) };
 }
 
 /**
@@ -138,9 +164,10 @@ export async function openPostgres(options: {
 export async function ensureDatabaseIfPossible(
   databaseUrl: string,
   required: boolean,
+  caFile?: string,
 ): Promise<void> {
   try {
-    await ensureDatabase(databaseUrl);
+    await ensureDatabase(databaseUrl, caFile);
   } catch (err) {
     if (required) throw err;
   }
@@ -152,20 +179,6 @@ async function withPool<T>(pool: Pool, fn: (pool: Pool) => Promise<T>): Promise<
   } finally {
     await pool.end();
   }
-}
-
-/** Resolves once `redis` is ready or `ms` have passed; a Redis that is down never stops start-up. */
-export function readyWithin(redis: Redis, ms: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    redis.once('ready', done);
-  });
 }
 
 export async function shutdown(deps: AppDeps): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { validSearchNodes } from './search/nodes';
 import { parseTrustProxy, type TrustProxy } from './infra/client-address';
+import { connectionEnv, connectionProblems } from './config/connections';
 
 // Configuration is read once, from the environment, by this schema (decisions 10). A bad value
 // stops start-up with a message naming the variable.
@@ -70,6 +71,8 @@ export const EnvSchema = z.object({
   RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
   OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
+  /** issue 27: TLS and authentication to managed services (config/connections.ts). */
+  ...connectionEnv,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -93,6 +96,7 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
     for (const name of REQUIRED_IN_PRODUCTION)
       if (!env[name]) problems.push(`${name}: required when NODE_ENV=production`);
   }
+  if (result.success) problems.push(...connectionProblems(result.data, isProduction(result.data)));
   if (!result.success || problems.length)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return result.data;

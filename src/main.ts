@@ -1,11 +1,15 @@
 import { bootstrap, shutdown } from './bootstrap';
+import { inspect } from 'node:util';
 import { ConfigError, isProduction } from './config';
+import { searchAuthentication } from './config/connections';
 import { compose } from './app/compose';
 import { createApp } from './app/create-app';
 import { ensureDemoAccount } from './app/demo-account';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
 import { logUnhandledRejections } from './infra/process-errors';
+import { redactString, withoutCredentials } from './infra/redact';
+import { UpstreamRefusedError } from './infra/upstream-refusal';
 
 async function main(): Promise<void> {
   const deps = await bootstrap();
@@ -20,6 +24,9 @@ async function main(): Promise<void> {
       port: deps.env.PORT,
       index_alias: deps.alias,
       mode: isProduction(deps.env) ? 'production' : 'local',
+      // issue 27: where and how it connected, never a secret.
+      opensearch: deps.env.OPENSEARCH_URL ? withoutCredentials(deps.env.OPENSEARCH_URL) : 'local',
+      opensearch_auth: searchAuthentication(deps.env),
     });
   });
   installGracefulShutdown(server, {
@@ -31,7 +38,10 @@ async function main(): Promise<void> {
   });
 }
 
+// A bad setting or a refusing upstream is the operator's to fix: one line, no stack (issue 27).
+// Anything else is a bug: its stack, scrubbed of secrets like every log line.
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  const known = err instanceof ConfigError || err instanceof UpstreamRefusedError;
+  console.error(known ? err.message : redactString(inspect(err)));
   process.exit(1);
 });

@@ -4,7 +4,7 @@
 
 /** Field names whose value is a credential, whatever it looks like. */
 const SECRET_FIELD =
-  /^(x-api-key|authorization|proxy-authorization|cookie|set-cookie|api[_-]?key|key|secret|password|passwd|token|access[_-]?token|x-marketplace-proxy-signature|database_url|redis_url|cursor_signing_keys|marketplace_proxy_secret)$/i;
+  /^(x-api-key|authorization|proxy-authorization|cookie|set-cookie|api[_-]?key|key|secret|password|passwd|token|access[_-]?token|x-marketplace-proxy-signature|database_url|redis_url|opensearch_url|opensearch_password|aws_secret_access_key|aws_session_token|cursor_signing_keys|marketplace_proxy_secret)$/i;
 
 /** API keys (decisions 6: `oppk_` + base62), bearer credentials and passwords inside URLs. */
 const SECRET_VALUE: [RegExp, string][] = [
@@ -33,4 +33,23 @@ export function redact(value: unknown, depth = 0): unknown {
       SECRET_FIELD.test(k) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1);
   }
   return out;
+}
+
+/**
+ * A URL (or a comma-separated list of them, as OPENSEARCH_URL) as start-up lines print it: without
+ * user or password at all (issue 27), and anything unparsable cut to its scheme.
+ */
+export function withoutCredentials(urls: string): string {
+  return urls
+    .split(',')
+    .map((raw) => {
+      const text = raw.trim();
+      if (!URL.canParse(text)) return redactString(text.replace(/@.*$/, '@[redacted]'));
+      const url = new URL(text);
+      url.username = '';
+      url.password = '';
+      url.search = '';
+      return url.toString().replace(/\/$/, '');
+    })
+    .join(',');
 }

@@ -1,28 +1,77 @@
+import { readFileSync } from 'node:fs';
 import { Client } from '@opensearch-project/opensearch';
+import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
 import { ApiError } from '../domain/errors';
 import { searchNodes } from './nodes';
 
 export type SearchClient = Client;
 
 /**
+ * How the service proves itself to the cluster and checks the cluster's certificate (issue 27).
+ * Basic credentials may also sit in each node URL (`https://user:password@host:9200`), which the
+ * client reads itself; config.ts refuses basic credentials and signing together.
+ */
+export interface SearchConnection {
+  /** OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD: HTTP basic authentication. */
+  basic?: { username: string; password: string };
+  /** OPENSEARCH_CA_FILE: the CA that issued the nodes' certificates, besides the platform's. */
+  caFile?: string;
+  /** OPENSEARCH_AWS_REGION / _SERVICE: every request signed with SigV4 (Amazon OpenSearch). */
+  aws?: { region: string; service: 'es' | 'aoss' };
+}
+
+/**
  * One client per process: it keeps a keep-alive pool. Every call is bounded by `timeoutMs`.
  * `url` may list several nodes (comma-separated): requests go round-robin to the living ones; a
  * node that fails is marked dead and skipped until a ping finds it alive again (the client's
- * 'ping' resurrect strategy, first tried a minute later, then backing off).
+ * 'ping' resurrect strategy, first tried a minute later, then backing off). The API and the CLI
+ * both get theirs from bootstrap.ts, so they connect alike.
  */
-export function createSearchClient(url: string, timeoutMs: number): Client {
+export function createSearchClient(
+  url: string,
+  timeoutMs: number,
+  connection: SearchConnection = {},
+): Client {
   // No retries: the timeout is the whole bound on a call, so an unreachable cluster is a fast 503
   // and the client (who got Retry-After) decides when to try again. With several nodes, the call
   // that finds a node dead fails; the next ones go to the others.
   const nodes = searchNodes(url);
   return new Client({
+    // The official signer: its Connection signs each request, its Transport fetches credentials
+    // (and fetches them again before they expire: role and SSO credentials do).
+    ...(connection.aws
+      ? AwsSigv4Signer({ ...connection.aws, getCredentials: awsCredentials() })
+      : {}),
     nodes,
     requestTimeout: timeoutMs,
     pingTimeout: Math.min(timeoutMs, 3000),
     maxRetries: 0,
     resurrectStrategy: 'ping',
+    ...(connection.basic ? { auth: connection.basic } : {}),
+    // Certificates are always verified (Node's default); a CA file only adds what to trust.
+    ...(connection.caFile ? { ssl: { ca: readFileSync(connection.caFile, 'utf8') } } : {}),
   });
 }
+
+/**
+ * The standard AWS credential chain (environment, shared files, SSO, web identity, container and
+ * instance roles), loaded on first use so a process that does not sign never loads the AWS SDK.
+ * The provider caches what it found and looks again once it has expired.
+ */
+function awsCredentials() {
+  let provider: Promise<() => Promise<AwsCredentials>> | undefined;
+  return async (): Promise<AwsCredentials> => {
+    provider ??= import('@aws-sdk/credential-provider-node').then((m) => m.defaultProvider());
+    return (await provider)();
+  };
+}
+
+type AwsCredentials = {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  expiration?: Date;
+};
 
 const RETRY_AFTER_SECONDS = 5;
 

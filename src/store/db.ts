@@ -1,4 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
+import { pgConnection } from './pg-tls';
 
 export type Db = Pool;
 
@@ -7,10 +8,16 @@ export type Db = Pool;
  * (statement_timeout) and in the client (query_timeout, for a server or network that stops
  * answering altogether); TCP keepalive finds dead connections. Past it the caller gets 503
  * metering_unavailable (billing/pg-errors.ts). Without it (CLI bulk work) statements are unbounded.
+ * `caFile`: DATABASE_CA_FILE; TLS follows the URL's `sslmode` (pg-tls.ts, issue 27).
  */
-export function createPool(databaseUrl: string, max = 10, timeoutMs?: number): Pool {
+export function createPool(
+  databaseUrl: string,
+  max = 10,
+  timeoutMs?: number,
+  caFile?: string,
+): Pool {
   const pool = new Pool({
-    connectionString: databaseUrl,
+    ...pgConnection(databaseUrl, caFile),
     max,
     connectionTimeoutMillis: Math.min(3000, timeoutMs ?? 3000),
     keepAlive: true,
@@ -29,11 +36,11 @@ export function databaseName(databaseUrl: string): string {
 }
 
 /** Creates the database named by the URL when it does not exist (local defaults, tests). */
-export async function ensureDatabase(databaseUrl: string): Promise<void> {
+export async function ensureDatabase(databaseUrl: string, caFile?: string): Promise<void> {
   const name = databaseName(databaseUrl);
   const adminUrl = new URL(databaseUrl);
   adminUrl.pathname = '/postgres';
-  const admin = new Pool({ connectionString: adminUrl.toString(), max: 1 });
+  const admin = new Pool({ ...pgConnection(adminUrl.toString(), caFile), max: 1 });
   try {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
