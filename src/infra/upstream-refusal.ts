@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { redactString } from './redact';
 
 // issue 27 item 3: when an upstream refuses the process at start-up, the operator reads one line
@@ -143,7 +144,10 @@ function detail(err: unknown): string {
     const text = b.message ?? b.Message ?? b.error?.reason;
     if (typeof text === 'string') said = text;
   }
-  if (e.meta?.statusCode) said = `HTTP ${e.meta.statusCode}: ${said}`;
+  const status = e.meta?.statusCode;
+  // A HEAD (the first call of start-up) has no body: the status's own words say more.
+  if (status && said === 'Response Error') said = STATUS_CODES[status] ?? said;
+  if (status) said = `HTTP ${status}: ${said}`;
   // An AggregateError (both addresses of `localhost` refused) has an empty message.
   if (!said.trim()) said = chain(err).find((x) => x.message)?.message ?? String(err);
   const line = redactString(said).replace(/\s+/g, ' ').trim();
