@@ -42,6 +42,11 @@ async function main(): Promise<void> {
 // Anything else is a bug: its stack, scrubbed of secrets like every log line.
 main().catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof UpstreamRefusedError;
-  console.error(known ? err.message : redactString(inspect(err)));
+  // The stack, not the whole object: a client error's metadata holds its connection (and URL).
+  console.error(
+    known
+      ? err.message
+      : redactString(err instanceof Error ? (err.stack ?? err.message) : inspect(err)),
+  );
   process.exit(1);
 });
