@@ -104,6 +104,12 @@ async function cli(
   };
 }
 
+/** `seed` (store, then bulk indexing) through the given connection settings. */
+async function seedsFive(env: Record<string, string | undefined>, seed: number) {
+  const seeded = await cli(env, 'seed', '--count', '5', '--seed', String(seed));
+  expect(seeded.result).toMatchObject({ ok: true, sync: { indexed: 5 } });
+}
+
 /** Start-up stopped: exit 1, one line naming the upstream and the reason, no stack, no secret. */
 async function refusedAtStart(server: ServerProcess, reason: string, secret?: string) {
   expect(await server.exited).toBe(1);
@@ -167,15 +173,7 @@ describe('TLS with a private CA', () => {
     await stop(server);
 
     const before = tls.forwarded;
-    const seeded = await cli(
-      { OPENSEARCH_URL: tls.url, OPENSEARCH_CA_FILE: ca.caFile },
-      'seed',
-      '--count',
-      '5',
-      '--seed',
-      '27',
-    );
-    expect(seeded.result).toMatchObject({ ok: true, sync: { indexed: 5 } });
+    await seedsFive({ OPENSEARCH_URL: tls.url, OPENSEARCH_CA_FILE: ca.caFile }, 27);
     expect(tls.forwarded).toBeGreaterThan(before);
   });
 
@@ -303,15 +301,7 @@ describe('SigV4 signing (Amazon OpenSearch Service)', () => {
     expect(server.stderr()).not.toContain(AWS_KEY.secretAccessKey);
 
     const refusedBefore = signed.refused;
-    const seeded = await cli(
-      { OPENSEARCH_URL: signed.url, ...aws, ...key },
-      'seed',
-      '--count',
-      '5',
-      '--seed',
-      '28',
-    );
-    expect(seeded.result).toMatchObject({ ok: true, sync: { indexed: 5 } });
+    await seedsFive({ OPENSEARCH_URL: signed.url, ...aws, ...key }, 28);
     expect(signed.refused).toBe(refusedBefore);
   });
 
