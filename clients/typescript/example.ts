@@ -7,14 +7,29 @@ import type { components, paths } from './schema';
 type Opportunity = components['schemas']['Opportunity'];
 
 export async function quickstart(baseUrl: string, apiKey: string) {
-  const api = createClient<paths>({ baseUrl, headers: { 'X-API-Key': apiKey } });
+  const api = createClient<paths>({
+    baseUrl,
+    headers: { 'X-API-Key': apiKey },
+    // The document declares lists `style: form, explode: false`: level=senior,staff. openapi-fetch
+    // repeats the name by default, which the API refuses (400 invalid_filter, repeated).
+    querySerializer: { array: { style: 'form', explode: false } },
+  });
 
-  // 1. List remote US opportunities, following the signed cursor to the end.
+  // 1. List senior and staff opportunities, following the signed cursor to the end. The query is
+  // typed: limit is a number, level an array of the level enum, remote a boolean.
   const seen: Opportunity[] = [];
   let cursor: string | undefined;
   do {
     const { data, error } = await api.GET('/v1/opportunities', {
-      params: { query: { country: 'US', remote: 'true', limit: '2', cursor } },
+      params: {
+        // A spread rather than `cursor: undefined`, so it compiles under exactOptionalPropertyTypes.
+        query: {
+          level: ['senior', 'staff'],
+          remote: true,
+          limit: 3,
+          ...(cursor ? { cursor } : {}),
+        },
+      },
     });
     if (error) throw new Error(`${error.error.code}: ${error.error.message}`);
     seen.push(...data.data);
@@ -23,7 +38,7 @@ export async function quickstart(baseUrl: string, apiKey: string) {
 
   // 2. Count the same filters (free: consumes no allowance).
   const count = await api.GET('/v1/opportunities/count', {
-    params: { query: { country: 'US', remote: 'true' } },
+    params: { query: { level: ['senior', 'staff'], remote: true } },
   });
   if (count.error) throw new Error(count.error.error.code);
 

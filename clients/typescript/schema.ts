@@ -49,8 +49,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Change feed for mirrors: changes in indexing order, each record once at its latest state, tombstones for removed records, a cursor to poll from. Metered like list (new records consume, repeats and tombstones are free).
-     * @description since=ISO (or YYYY-MM-DD): changes whose changed_at is at or after it (a tombstone is timed by its deletion); neither since nor cursor: the whole store from the start. pagination.next_cursor is never null: keep it and poll from it later (it carries since and is bound to the account); has_more says whether more changes exist now. A record removed from the store (admin CLI `delete ID`, or an import line {"id": "...", "deleted": true}) appears once as a tombstone { id, deleted: true, changed_at }. Records are metered like list (new ones consume, repeats are free, the call spends its request id); tombstones are free. Not exposed over MCP.
+     * Change feed to keep an integration current: changes in indexing order, each record once at its latest state, tombstones for removed records, a cursor to poll from. Metered like list (new records consume, repeats and tombstones are free).
+     * @description Acceptable use (contract 1): the data is for internal tools, developer tools, workflow automation, personal projects, applications, job-search tools, job boards and related products. Plan access does not authorize systematic reconstruction of the dataset, a competing mirror, bulk republication or resale of substantially equivalent raw data, an equivalent proxy API or feed, or bypassing access controls. The feed keeps an integration current; it is not a way to rebuild or republish the dataset.
+     *
+     *     since=ISO (or YYYY-MM-DD): changes whose changed_at is at or after it (a tombstone is timed by its deletion); neither since nor cursor: the whole store from the start. pagination.next_cursor is never null: keep it and poll from it later (it carries since and is bound to the account); has_more says whether more changes exist now. A record removed from the store (admin CLI `delete ID`, or an import line {"id": "...", "deleted": true}) appears once as a tombstone { id, deleted: true, changed_at }. Records are metered like list (new ones consume, repeats are free, the call spends its request id); tombstones are free. Not exposed over MCP.
      */
     get: operations['listOpportunityChanges'];
     put?: never;
@@ -421,7 +423,7 @@ export interface components {
         };
       };
     };
-    /** @description A record removed from the store: delete it from the mirror. Free. */
+    /** @description A record removed from the store: drop it from what your integration holds. Free. */
     Tombstone: {
       /** Format: uuid */
       id: string;
@@ -581,32 +583,292 @@ export interface operations {
         published_before?: string;
         /** @description Freshness at or after this instant: published_at, falling back to first_seen when the provider gives no date. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         fresh_after?: string;
-        /** @description One domain id; matches the domain and every descendant. Ids from GET /v1/taxonomy/occupations, never labels. */
+        /** @description One domain id; matches the domain and every descendant. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
         job_domain?: string;
-        /** @description Comma-separated in REST. Family ids (OR); a family includes every descendant subfamily and class. Ids from GET /v1/taxonomy/occupations, never labels. */
-        job_family?: string;
-        /** @description Comma-separated in REST. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids from GET /v1/taxonomy/occupations, never labels. */
-        job_subfamily?: string;
-        /** @description Comma-separated in REST. Exact class (role) ids (OR); no descendants. Ids from GET /v1/taxonomy/occupations, never labels. */
-        job_class?: string;
+        /** @description Comma-separated in REST. Family ids (OR); a family includes every descendant subfamily and class. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
+        job_family?: string[];
+        /** @description Comma-separated in REST. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
+        job_subfamily?: string[];
+        /** @description Comma-separated in REST. Exact class (role) ids (OR); no descendants. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
+        job_class?: string[];
         /** @description Normalized role title. Exact match, case-insensitive. */
         normalized_title?: string;
         /** @description Comma-separated in REST. Seniority levels (OR). */
-        level?: string;
+        level?: (
+          | 'intern'
+          | 'junior'
+          | 'mid'
+          | 'senior'
+          | 'lead'
+          | 'staff'
+          | 'principal'
+          | 'director'
+          | 'executive'
+          | 'unknown'
+        )[];
         /** @description Management track. */
         management_track?: 'individual_contributor' | 'people_manager' | 'unknown';
         /** @description One specialization; matches records whose specializations contain it. Exact match, case-insensitive. */
         specializations?: string;
         /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
-        engagement_model?: 'w2_contract' | '1099' | 'c2c';
+        engagement_model?: '1099' | 'w2_contract' | 'c2c';
         /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
         commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
         /** @description Exact actionability. */
         actionability?: 'actionable' | 'not_actionable' | 'unknown';
         /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */
-        remote?: 'true' | 'false';
+        remote?: boolean;
         /** @description ISO 3166-1 alpha-2 code (US, GB), case-insensitive. A missing location does not mean unrestricted work. */
-        country?: string;
+        country?:
+          | 'AD'
+          | 'AE'
+          | 'AF'
+          | 'AG'
+          | 'AI'
+          | 'AL'
+          | 'AM'
+          | 'AO'
+          | 'AQ'
+          | 'AR'
+          | 'AS'
+          | 'AT'
+          | 'AU'
+          | 'AW'
+          | 'AX'
+          | 'AZ'
+          | 'BA'
+          | 'BB'
+          | 'BD'
+          | 'BE'
+          | 'BF'
+          | 'BG'
+          | 'BH'
+          | 'BI'
+          | 'BJ'
+          | 'BL'
+          | 'BM'
+          | 'BN'
+          | 'BO'
+          | 'BQ'
+          | 'BR'
+          | 'BS'
+          | 'BT'
+          | 'BV'
+          | 'BW'
+          | 'BY'
+          | 'BZ'
+          | 'CA'
+          | 'CC'
+          | 'CD'
+          | 'CF'
+          | 'CG'
+          | 'CH'
+          | 'CI'
+          | 'CK'
+          | 'CL'
+          | 'CM'
+          | 'CN'
+          | 'CO'
+          | 'CR'
+          | 'CU'
+          | 'CV'
+          | 'CW'
+          | 'CX'
+          | 'CY'
+          | 'CZ'
+          | 'DE'
+          | 'DJ'
+          | 'DK'
+          | 'DM'
+          | 'DO'
+          | 'DZ'
+          | 'EC'
+          | 'EE'
+          | 'EG'
+          | 'EH'
+          | 'ER'
+          | 'ES'
+          | 'ET'
+          | 'FI'
+          | 'FJ'
+          | 'FK'
+          | 'FM'
+          | 'FO'
+          | 'FR'
+          | 'GA'
+          | 'GB'
+          | 'GD'
+          | 'GE'
+          | 'GF'
+          | 'GG'
+          | 'GH'
+          | 'GI'
+          | 'GL'
+          | 'GM'
+          | 'GN'
+          | 'GP'
+          | 'GQ'
+          | 'GR'
+          | 'GS'
+          | 'GT'
+          | 'GU'
+          | 'GW'
+          | 'GY'
+          | 'HK'
+          | 'HM'
+          | 'HN'
+          | 'HR'
+          | 'HT'
+          | 'HU'
+          | 'ID'
+          | 'IE'
+          | 'IL'
+          | 'IM'
+          | 'IN'
+          | 'IO'
+          | 'IQ'
+          | 'IR'
+          | 'IS'
+          | 'IT'
+          | 'JE'
+          | 'JM'
+          | 'JO'
+          | 'JP'
+          | 'KE'
+          | 'KG'
+          | 'KH'
+          | 'KI'
+          | 'KM'
+          | 'KN'
+          | 'KP'
+          | 'KR'
+          | 'KW'
+          | 'KY'
+          | 'KZ'
+          | 'LA'
+          | 'LB'
+          | 'LC'
+          | 'LI'
+          | 'LK'
+          | 'LR'
+          | 'LS'
+          | 'LT'
+          | 'LU'
+          | 'LV'
+          | 'LY'
+          | 'MA'
+          | 'MC'
+          | 'MD'
+          | 'ME'
+          | 'MF'
+          | 'MG'
+          | 'MH'
+          | 'MK'
+          | 'ML'
+          | 'MM'
+          | 'MN'
+          | 'MO'
+          | 'MP'
+          | 'MQ'
+          | 'MR'
+          | 'MS'
+          | 'MT'
+          | 'MU'
+          | 'MV'
+          | 'MW'
+          | 'MX'
+          | 'MY'
+          | 'MZ'
+          | 'NA'
+          | 'NC'
+          | 'NE'
+          | 'NF'
+          | 'NG'
+          | 'NI'
+          | 'NL'
+          | 'NO'
+          | 'NP'
+          | 'NR'
+          | 'NU'
+          | 'NZ'
+          | 'OM'
+          | 'PA'
+          | 'PE'
+          | 'PF'
+          | 'PG'
+          | 'PH'
+          | 'PK'
+          | 'PL'
+          | 'PM'
+          | 'PN'
+          | 'PR'
+          | 'PS'
+          | 'PT'
+          | 'PW'
+          | 'PY'
+          | 'QA'
+          | 'RE'
+          | 'RO'
+          | 'RS'
+          | 'RU'
+          | 'RW'
+          | 'SA'
+          | 'SB'
+          | 'SC'
+          | 'SD'
+          | 'SE'
+          | 'SG'
+          | 'SH'
+          | 'SI'
+          | 'SJ'
+          | 'SK'
+          | 'SL'
+          | 'SM'
+          | 'SN'
+          | 'SO'
+          | 'SR'
+          | 'SS'
+          | 'ST'
+          | 'SV'
+          | 'SX'
+          | 'SY'
+          | 'SZ'
+          | 'TC'
+          | 'TD'
+          | 'TF'
+          | 'TG'
+          | 'TH'
+          | 'TJ'
+          | 'TK'
+          | 'TL'
+          | 'TM'
+          | 'TN'
+          | 'TO'
+          | 'TR'
+          | 'TT'
+          | 'TV'
+          | 'TW'
+          | 'TZ'
+          | 'UA'
+          | 'UG'
+          | 'UM'
+          | 'US'
+          | 'UY'
+          | 'UZ'
+          | 'VA'
+          | 'VC'
+          | 'VE'
+          | 'VG'
+          | 'VI'
+          | 'VN'
+          | 'VU'
+          | 'WF'
+          | 'WS'
+          | 'YE'
+          | 'YT'
+          | 'ZA'
+          | 'ZM'
+          | 'ZW';
         /** @description City name. Exact match, case-insensitive. */
         city?: string;
         /** @description State or region, by code (CA) or name (California); same as region. Exact match, case-insensitive. */
@@ -620,9 +882,15 @@ export interface operations {
         /** @description ISO 4217 currency code of the rate (USD). Exact match, case-insensitive. */
         currency?: string;
         /** @description Comma-separated in REST. Pay bases (OR). */
-        pay_basis?: string;
+        pay_basis?: ('hourly' | 'daily' | 'monthly' | 'annual' | 'fixed_project' | 'unknown')[];
         /** @description Comma-separated in REST. Work structures (OR); ongoing_contract also matches contract_duration. */
-        work_structure?: string;
+        work_structure?: (
+          | 'fixed_project'
+          | 'ongoing_contract'
+          | 'contract_duration'
+          | 'freelance_ad_hoc'
+          | 'unknown'
+        )[];
         /** @description Stable source id (greenhouse). Exact match, case-insensitive. */
         source?: string;
         /** @description Whether the opportunity still looks actionable. */
@@ -632,13 +900,13 @@ export interface operations {
         /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         changed_since?: string;
         /** @description true: only opportunities not yet delivered to this account in the current period, so every record returned is new and spends allowance (repeats are left out). Bound to the cursor like any filter. Check the cost first with count and include=new_count. */
-        unseen_only?: 'true' | 'false';
+        unseen_only?: boolean;
         /** @description Opaque signed token from pagination.next_cursor. Pass it back unchanged with exactly the same filters (the limit may change); it is bound to the filters and the account, otherwise malformed_cursor. Omit it for the first page. */
         cursor?: string;
         /** @description Page size, an integer from 1 to 100 (default 25); above the account's maximum page size gives page_size_exceeded. */
-        limit?: string;
+        limit?: number;
         /** @description Budget of new opportunities for this page, an integer from 0 to 100: the page stops before the record that would be the (max_new+1)-th new one (repeats still come, up to limit), has_more stays true and next_cursor continues right after the last returned record, so nothing is skipped. 0 returns only repeats. Not bound to the cursor: it may change from page to page. */
-        max_new?: string;
+        max_new?: number;
       };
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
@@ -943,32 +1211,292 @@ export interface operations {
         published_before?: string;
         /** @description Freshness at or after this instant: published_at, falling back to first_seen when the provider gives no date. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         fresh_after?: string;
-        /** @description One domain id; matches the domain and every descendant. Ids from GET /v1/taxonomy/occupations, never labels. */
+        /** @description One domain id; matches the domain and every descendant. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
         job_domain?: string;
-        /** @description Comma-separated in REST. Family ids (OR); a family includes every descendant subfamily and class. Ids from GET /v1/taxonomy/occupations, never labels. */
-        job_family?: string;
-        /** @description Comma-separated in REST. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids from GET /v1/taxonomy/occupations, never labels. */
-        job_subfamily?: string;
-        /** @description Comma-separated in REST. Exact class (role) ids (OR); no descendants. Ids from GET /v1/taxonomy/occupations, never labels. */
-        job_class?: string;
+        /** @description Comma-separated in REST. Family ids (OR); a family includes every descendant subfamily and class. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
+        job_family?: string[];
+        /** @description Comma-separated in REST. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
+        job_subfamily?: string[];
+        /** @description Comma-separated in REST. Exact class (role) ids (OR); no descendants. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
+        job_class?: string[];
         /** @description Normalized role title. Exact match, case-insensitive. */
         normalized_title?: string;
         /** @description Comma-separated in REST. Seniority levels (OR). */
-        level?: string;
+        level?: (
+          | 'intern'
+          | 'junior'
+          | 'mid'
+          | 'senior'
+          | 'lead'
+          | 'staff'
+          | 'principal'
+          | 'director'
+          | 'executive'
+          | 'unknown'
+        )[];
         /** @description Management track. */
         management_track?: 'individual_contributor' | 'people_manager' | 'unknown';
         /** @description One specialization; matches records whose specializations contain it. Exact match, case-insensitive. */
         specializations?: string;
         /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
-        engagement_model?: 'w2_contract' | '1099' | 'c2c';
+        engagement_model?: '1099' | 'w2_contract' | 'c2c';
         /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
         commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
         /** @description Exact actionability. */
         actionability?: 'actionable' | 'not_actionable' | 'unknown';
         /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */
-        remote?: 'true' | 'false';
+        remote?: boolean;
         /** @description ISO 3166-1 alpha-2 code (US, GB), case-insensitive. A missing location does not mean unrestricted work. */
-        country?: string;
+        country?:
+          | 'AD'
+          | 'AE'
+          | 'AF'
+          | 'AG'
+          | 'AI'
+          | 'AL'
+          | 'AM'
+          | 'AO'
+          | 'AQ'
+          | 'AR'
+          | 'AS'
+          | 'AT'
+          | 'AU'
+          | 'AW'
+          | 'AX'
+          | 'AZ'
+          | 'BA'
+          | 'BB'
+          | 'BD'
+          | 'BE'
+          | 'BF'
+          | 'BG'
+          | 'BH'
+          | 'BI'
+          | 'BJ'
+          | 'BL'
+          | 'BM'
+          | 'BN'
+          | 'BO'
+          | 'BQ'
+          | 'BR'
+          | 'BS'
+          | 'BT'
+          | 'BV'
+          | 'BW'
+          | 'BY'
+          | 'BZ'
+          | 'CA'
+          | 'CC'
+          | 'CD'
+          | 'CF'
+          | 'CG'
+          | 'CH'
+          | 'CI'
+          | 'CK'
+          | 'CL'
+          | 'CM'
+          | 'CN'
+          | 'CO'
+          | 'CR'
+          | 'CU'
+          | 'CV'
+          | 'CW'
+          | 'CX'
+          | 'CY'
+          | 'CZ'
+          | 'DE'
+          | 'DJ'
+          | 'DK'
+          | 'DM'
+          | 'DO'
+          | 'DZ'
+          | 'EC'
+          | 'EE'
+          | 'EG'
+          | 'EH'
+          | 'ER'
+          | 'ES'
+          | 'ET'
+          | 'FI'
+          | 'FJ'
+          | 'FK'
+          | 'FM'
+          | 'FO'
+          | 'FR'
+          | 'GA'
+          | 'GB'
+          | 'GD'
+          | 'GE'
+          | 'GF'
+          | 'GG'
+          | 'GH'
+          | 'GI'
+          | 'GL'
+          | 'GM'
+          | 'GN'
+          | 'GP'
+          | 'GQ'
+          | 'GR'
+          | 'GS'
+          | 'GT'
+          | 'GU'
+          | 'GW'
+          | 'GY'
+          | 'HK'
+          | 'HM'
+          | 'HN'
+          | 'HR'
+          | 'HT'
+          | 'HU'
+          | 'ID'
+          | 'IE'
+          | 'IL'
+          | 'IM'
+          | 'IN'
+          | 'IO'
+          | 'IQ'
+          | 'IR'
+          | 'IS'
+          | 'IT'
+          | 'JE'
+          | 'JM'
+          | 'JO'
+          | 'JP'
+          | 'KE'
+          | 'KG'
+          | 'KH'
+          | 'KI'
+          | 'KM'
+          | 'KN'
+          | 'KP'
+          | 'KR'
+          | 'KW'
+          | 'KY'
+          | 'KZ'
+          | 'LA'
+          | 'LB'
+          | 'LC'
+          | 'LI'
+          | 'LK'
+          | 'LR'
+          | 'LS'
+          | 'LT'
+          | 'LU'
+          | 'LV'
+          | 'LY'
+          | 'MA'
+          | 'MC'
+          | 'MD'
+          | 'ME'
+          | 'MF'
+          | 'MG'
+          | 'MH'
+          | 'MK'
+          | 'ML'
+          | 'MM'
+          | 'MN'
+          | 'MO'
+          | 'MP'
+          | 'MQ'
+          | 'MR'
+          | 'MS'
+          | 'MT'
+          | 'MU'
+          | 'MV'
+          | 'MW'
+          | 'MX'
+          | 'MY'
+          | 'MZ'
+          | 'NA'
+          | 'NC'
+          | 'NE'
+          | 'NF'
+          | 'NG'
+          | 'NI'
+          | 'NL'
+          | 'NO'
+          | 'NP'
+          | 'NR'
+          | 'NU'
+          | 'NZ'
+          | 'OM'
+          | 'PA'
+          | 'PE'
+          | 'PF'
+          | 'PG'
+          | 'PH'
+          | 'PK'
+          | 'PL'
+          | 'PM'
+          | 'PN'
+          | 'PR'
+          | 'PS'
+          | 'PT'
+          | 'PW'
+          | 'PY'
+          | 'QA'
+          | 'RE'
+          | 'RO'
+          | 'RS'
+          | 'RU'
+          | 'RW'
+          | 'SA'
+          | 'SB'
+          | 'SC'
+          | 'SD'
+          | 'SE'
+          | 'SG'
+          | 'SH'
+          | 'SI'
+          | 'SJ'
+          | 'SK'
+          | 'SL'
+          | 'SM'
+          | 'SN'
+          | 'SO'
+          | 'SR'
+          | 'SS'
+          | 'ST'
+          | 'SV'
+          | 'SX'
+          | 'SY'
+          | 'SZ'
+          | 'TC'
+          | 'TD'
+          | 'TF'
+          | 'TG'
+          | 'TH'
+          | 'TJ'
+          | 'TK'
+          | 'TL'
+          | 'TM'
+          | 'TN'
+          | 'TO'
+          | 'TR'
+          | 'TT'
+          | 'TV'
+          | 'TW'
+          | 'TZ'
+          | 'UA'
+          | 'UG'
+          | 'UM'
+          | 'US'
+          | 'UY'
+          | 'UZ'
+          | 'VA'
+          | 'VC'
+          | 'VE'
+          | 'VG'
+          | 'VI'
+          | 'VN'
+          | 'VU'
+          | 'WF'
+          | 'WS'
+          | 'YE'
+          | 'YT'
+          | 'ZA'
+          | 'ZM'
+          | 'ZW';
         /** @description City name. Exact match, case-insensitive. */
         city?: string;
         /** @description State or region, by code (CA) or name (California); same as region. Exact match, case-insensitive. */
@@ -982,9 +1510,15 @@ export interface operations {
         /** @description ISO 4217 currency code of the rate (USD). Exact match, case-insensitive. */
         currency?: string;
         /** @description Comma-separated in REST. Pay bases (OR). */
-        pay_basis?: string;
+        pay_basis?: ('hourly' | 'daily' | 'monthly' | 'annual' | 'fixed_project' | 'unknown')[];
         /** @description Comma-separated in REST. Work structures (OR); ongoing_contract also matches contract_duration. */
-        work_structure?: string;
+        work_structure?: (
+          | 'fixed_project'
+          | 'ongoing_contract'
+          | 'contract_duration'
+          | 'freelance_ad_hoc'
+          | 'unknown'
+        )[];
         /** @description Stable source id (greenhouse). Exact match, case-insensitive. */
         source?: string;
         /** @description Whether the opportunity still looks actionable. */
@@ -994,11 +1528,27 @@ export interface operations {
         /** @description Last recorded change at or after this instant (changed_at); records may still change or vanish between pages. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         changed_since?: string;
         /** @description Comma-separated in REST. Count facets: one or two dimensions (the second nests inside each bucket of the first). Adds groups: [{ value, count, groups? }] (by count descending, then value) and other_count (matching records in no returned bucket) at each level. A bucket counts what the same filters plus that value count; taxonomy buckets include descendants. */
-        group_by?: string;
+        group_by?: (
+          | 'job_domain'
+          | 'job_family'
+          | 'job_subfamily'
+          | 'job_class'
+          | 'level'
+          | 'engagement_model'
+          | 'work_structure'
+          | 'pay_basis'
+          | 'country'
+          | 'remote'
+          | 'source'
+          | 'liveness_status'
+          | 'commercial_eligibility'
+          | 'actionability'
+          | 'currency'
+        )[];
         /** @description Buckets per level, an integer from 1 to 100 (default 10). */
-        group_limit?: string;
+        group_limit?: number;
         /** @description Comma-separated in REST. new_count: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free. */
-        include?: string;
+        include?: 'new_count'[];
       };
       header?: {
         /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
@@ -1250,7 +1800,7 @@ export interface operations {
         /** @description pagination.next_cursor of an earlier feed page: continue from there now, or poll from it later. It carries since. */
         cursor?: string;
         /** @description Page size, 1 to 100 (default 25) and at most the account's page size. */
-        limit?: string;
+        limit?: number;
       };
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
@@ -2029,11 +2579,11 @@ export interface operations {
       query?: {
         /** @description Published by the provider at or after this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         published_after?: string;
-        /** @description Preview: a single value, no comma list. Family ids (OR); a family includes every descendant subfamily and class. Ids from GET /v1/taxonomy/occupations, never labels. */
+        /** @description Preview: a single value, no comma list. Family ids (OR); a family includes every descendant subfamily and class. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
         job_family?: string;
-        /** @description Preview: a single value, no comma list. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids from GET /v1/taxonomy/occupations, never labels. */
+        /** @description Preview: a single value, no comma list. Subfamily ids (OR). A subfamily narrows its own parent family: job_family=data,software_engineering with job_subfamily=data_engineering gives data_engineering plus all of software_engineering. When job_family is given, each subfamily's family must be among it. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
         job_subfamily?: string;
-        /** @description Preview: a single value, no comma list. Exact class (role) ids (OR); no descendants. Ids from GET /v1/taxonomy/occupations, never labels. */
+        /** @description Preview: a single value, no comma list. Exact class (role) ids (OR); no descendants. Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy). */
         job_class?: string;
         /** @description Preview: a single value, no comma list. Seniority levels (OR). */
         level?:
@@ -2048,11 +2598,11 @@ export interface operations {
           | 'executive'
           | 'unknown';
         /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
-        engagement_model?: 'w2_contract' | '1099' | 'c2c';
+        engagement_model?: '1099' | 'w2_contract' | 'c2c';
         /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
         commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
         /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */
-        remote?: 'true' | 'false';
+        remote?: boolean;
         /** @description State or region, by code (CA) or name (California). Exact match, case-insensitive. */
         region?: string;
         /** @description Non-negative decimal (80 or 80.5). Matches rates whose upper bound (max, else min) is >= this, in the record's own currency and unit: combine with currency and pay_basis. Records without a rate never match; a null rate does not mean zero pay. */
@@ -2071,7 +2621,7 @@ export interface operations {
         /** @description Not supported: the preview has no pagination (a cursor gives invalid_filter). */
         cursor?: string;
         /** @description Number of opportunities, an integer from 1 to 5 (default 5); above 5 gives page_size_exceeded. */
-        limit?: string;
+        limit?: number;
       };
       header?: never;
       path?: never;

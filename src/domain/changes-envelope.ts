@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorParam, dateParam, limitParam, MAX_PAGE_SIZE } from './filters';
 import { Opportunity } from './record';
 
 // The change feed's envelope (decisions 11 "Change feed"): a list envelope whose items are
@@ -10,7 +11,7 @@ export const Tombstone = z
     deleted: z.literal(true),
     changed_at: z.iso.datetime().describe('When the record was removed from the store.'),
   })
-  .describe('A record removed from the store: delete it from the mirror. Free.');
+  .describe('A record removed from the store: drop it from what your integration holds. Free.');
 
 export const ChangeFeedItem = z.union([Opportunity, Tombstone]);
 
@@ -44,20 +45,17 @@ export type ChangesEnvelope = z.infer<typeof ChangesEnvelope>;
 
 /** The feed's query, as documented (parsing with its codes: service/change-feed.ts). */
 export const ChangesQuery = z.object({
-  since: z
-    .string()
+  since: dateParam()
     .optional()
     .describe(
       'Changes whose changed_at (a tombstone: its deletion time) is at or after this instant. ISO 8601 date-time with Z or an offset, or YYYY-MM-DD. Without since and cursor: the whole store from the start. Beside a cursor it must equal the since the cursor was issued for.',
     ),
-  cursor: z
-    .string()
+  cursor: cursorParam()
     .optional()
     .describe(
       'pagination.next_cursor of an earlier feed page: continue from there now, or poll from it later. It carries since.',
     ),
-  limit: z
-    .string()
+  limit: limitParam(MAX_PAGE_SIZE)
     .optional()
     .describe("Page size, 1 to 100 (default 25) and at most the account's page size."),
 });

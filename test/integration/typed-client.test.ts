@@ -30,9 +30,26 @@ it('clients/typescript/schema.ts is generated from the served document, unchange
   expect(check).toBe('up to date');
 });
 
-it("the README's quickstart lists with a filter, follows the cursor, counts and fetches one", async () => {
-  const want = expected({ country: 'US', remote: 'true' });
-  expect(want.length).toBeGreaterThan(2); // so the example follows the cursor at least once
+// Issue 23: the generated types are typed (limit: 3, level: ['senior', 'staff']), and the quickstart
+// compiles as a strict client project would build it (strict, noUncheckedIndexedAccess,
+// exactOptionalPropertyTypes). clients/typescript/typed-query.ts also holds @ts-expect-error lines
+// that fail the compile should a parameter loosen back to text.
+it('the quickstart and the typed queries compile under a strict client tsconfig', async () => {
+  const root = path.join(__dirname, '..', '..');
+  const result = await promisify(execFile)(
+    path.join(root, 'node_modules', '.bin', 'tsc'),
+    ['-p', 'clients/typescript/tsconfig.json'],
+    { cwd: root },
+  ).then(
+    () => 'compiles',
+    (err: { stdout?: string }) => err.stdout ?? String(err),
+  );
+  expect(result).toBe('compiles');
+});
+
+it("the README's quickstart lists with typed filters, follows the cursor, counts and fetches one", async () => {
+  const want = expected({ level: 'senior,staff', remote: 'true' });
+  expect(want.length).toBeGreaterThan(3); // so the example follows the cursor at least once
   const result = await quickstart(ctx.baseUrl, reader.key);
   expect(idsOf(result.listed)).toEqual(idsOf(want));
   expect(result.count).toBe(want.length);

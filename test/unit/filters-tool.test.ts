@@ -183,7 +183,7 @@ describe('schemas', () => {
       }
     ).properties;
 
-  it('REST schemas list each endpoint’s parameters as described strings', () => {
+  it('REST schemas list each endpoint’s parameters, typed and described', () => {
     expect(Object.keys(props(restQuerySchema('list')))).toEqual([
       ...FILTER_PARAMS,
       'unseen_only',
@@ -201,15 +201,25 @@ describe('schemas', () => {
       [...PREVIEW_PARAMS].sort(),
     );
     const list = props(restQuerySchema('list'));
-    for (const p of Object.values(list)) {
-      expect(p.type).toBe('string');
-      expect(typeof p.description).toBe('string');
-    }
-    expect(list.engagement_model?.enum).toEqual(['w2_contract', '1099', 'c2c']);
-    expect(list.remote?.enum).toEqual(['true', 'false']);
-    expect(list.rate_min?.pattern).toBe('^\\d+(\\.\\d+)?$');
-    expect(String(list.level?.pattern)).toMatch(/^\^\(intern\|/);
-    expect(props(restQuerySchema('preview')).level?.enum).toContain('senior');
+    for (const p of Object.values(list)) expect(typeof p.description).toBe('string');
+    // Issue 23: integers, arrays of enums, enums, booleans; text never blank.
+    expect(list.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(list.max_new).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
+    expect(props(restQuerySchema('count')).group_limit).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(list.level).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string' } });
+    expect((list.level?.items as { enum: string[] }).enum).toContain('senior');
+    expect(list.engagement_model?.enum).toEqual(['1099', 'w2_contract', 'c2c']);
+    expect(list.remote).toMatchObject({ type: 'boolean' });
+    expect(list.city).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(list.rate_min?.pattern).toBe('^\\d{1,308}(\\.\\d+)?$');
+    expect(JSON.stringify(list)).not.toMatch(/"pattern":"\^\(intern/); // no enum as a pattern
+    const preview = props(restQuerySchema('preview'));
+    expect(preview.level?.enum).toContain('senior'); // one value in the preview
+    expect(preview.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
   });
 
   it('tool schemas declare JSON types but let every value through to the service', () => {

@@ -8,7 +8,13 @@ import {
   PAY_BASES,
   WORK_STRUCTURES,
 } from '../vocab';
-import { DEFAULT_GROUP_LIMIT, FACET_DIMENSIONS, MAX_GROUP_LIMIT, MAX_NEW_LIMIT } from '../facets';
+import {
+  DEFAULT_GROUP_LIMIT,
+  FACET_DIMENSIONS,
+  MAX_GROUP_DIMENSIONS,
+  MAX_GROUP_LIMIT,
+  MAX_NEW_LIMIT,
+} from '../facets';
 import type { Endpoint, OptionName, ParamKind, ParamName, ParamSpec, Surface } from './types';
 
 // The one catalog of request parameters (contract 4.1-4.3, decisions 2 and 5). Parsing, the REST
@@ -18,14 +24,15 @@ import type { Endpoint, OptionName, ParamKind, ParamName, ParamSpec, Surface } f
 const DATE_FORMAT =
   'ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date ' +
   'YYYY-MM-DD meaning 00:00:00Z.';
-const TAXONOMY_IDS = 'Ids from GET /v1/taxonomy/occupations, never labels.';
+const TAXONOMY_IDS =
+  'Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy).';
 const CASE_INSENSITIVE = 'Exact match, case-insensitive.';
 
 const spec = (
   name: ParamName,
   kind: ParamKind,
   description: string,
-  extra: Partial<Pick<ParamSpec, 'values' | 'level' | 'surface' | 'min' | 'max'>> = {},
+  extra: Partial<Pick<ParamSpec, 'values' | 'level' | 'surface' | 'min' | 'max' | 'maxItems'>> = {},
 ): ParamSpec => ({ name, kind, description, ...extra });
 
 export const PARAMS: readonly ParamSpec[] = [
@@ -163,7 +170,7 @@ export const PARAMS: readonly ParamSpec[] = [
     'group_by',
     'enum_list',
     'Count facets: one or two dimensions (the second nests inside each bucket of the first). Adds groups: [{ value, count, groups? }] (by count descending, then value) and other_count (matching records in no returned bucket) at each level. A bucket counts what the same filters plus that value count; taxonomy buckets include descendants.',
-    { values: FACET_DIMENSIONS },
+    { values: FACET_DIMENSIONS, maxItems: MAX_GROUP_DIMENSIONS },
   ),
   spec(
     'group_limit',
@@ -263,3 +270,5 @@ export function isListKind(spec: ParamSpec): boolean {
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_LIST_LIMIT = 25;
 export const PREVIEW_MAX_LIMIT = 5;
+/** Longest free-text value, in characters (code points, as JSON Schema's maxLength counts). */
+export const MAX_TEXT_LENGTH = 256;

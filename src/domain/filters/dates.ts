@@ -28,3 +28,20 @@ export function parseDateParam(value: string): number | undefined {
   date.setUTCHours(hour, minute, second, millis);
   return date.getTime() - sign * (offHour * 60 + offMinute) * 60_000;
 }
+
+// The same rule as one regular expression, for the OpenAPI document (issue 23): a JSON Schema
+// `format: date-time` would refuse the bare dates the service takes, and a loose pattern would
+// admit 2026-02-30, which the service refuses. Calendar-exact: month lengths and leap years
+// (divisible by 4, not by 100 unless by 400). test/unit/date-pattern.test.ts holds it equal to
+// parseDateParam.
+const MONTH_31 = '(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])';
+const MONTH_30 = '(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)';
+const FEBRUARY = '02-(?:0[1-9]|1\\d|2[0-8])';
+const LEAP_YEAR = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)';
+const CALENDAR_DATE = `(?:\\d{4}-(?:${MONTH_31}|${MONTH_30}|${FEBRUARY})|${LEAP_YEAR}-02-29)`;
+const HOUR = '(?:[01]\\d|2[0-3])';
+const MINUTE = '[0-5]\\d';
+const TIME = `T${HOUR}:${MINUTE}:${MINUTE}(?:\\.\\d{1,9})?(?:Z|[+-]${HOUR}:${MINUTE})`;
+
+/** Exactly the values parseDateParam accepts (before trimming), as a JSON Schema pattern. */
+export const DATE_PARAM_PATTERN = `^${CALENDAR_DATE}(?:${TIME})?$`;

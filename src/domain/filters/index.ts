@@ -12,11 +12,19 @@ export {
   isListParam,
 } from './catalog';
 export { ISO_COUNTRY_CODES } from './countries';
-export { parseDateParam } from './dates';
+export { parseDateParam, DATE_PARAM_PATTERN } from './dates';
 export { filterDigest } from './digest';
 export { parseRestQuery } from './parse-query';
 export { parseToolArgs } from './parse-args';
-export { restQuerySchema, toolArgsSchema, describeParam } from './schemas';
+export {
+  restQuerySchema,
+  restParamSchema,
+  toolArgsSchema,
+  describeParam,
+  dateParam,
+  cursorParam,
+  limitParam,
+} from './schemas';
 export type {
   Endpoint,
   Filter,

@@ -2,6 +2,7 @@ import { ApiError, invalidFilter, malformedCursor, validationError } from '../er
 import {
   DEFAULT_LIST_LIMIT,
   MAX_PAGE_SIZE,
+  MAX_TEXT_LENGTH,
   OPTION_PARAMS,
   PARAMS_BY_NAME,
   PREVIEW_MAX_LIMIT,
@@ -28,8 +29,6 @@ import { defaultOptions, readOption } from './options';
 // The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
 // identical rules and codes (decisions 2, 5, 9). The adapters only differ in how a raw value is
 // coerced (text vs JSON types) and in what counts as a repeated parameter.
-
-const MAX_TEXT_LENGTH = 256;
 
 /** A short, safe rendering of a caller's value for messages. */
 export const quote = (value: string): string =>
@@ -64,6 +63,18 @@ export function checkNames(
       throw invalidFilter(name, 'unsupported', `Parameter ${name} is not supported: ${why}.`);
     }
   }
+}
+
+/**
+ * Whether `text` has more than `max` characters counted as code points, as JSON Schema's
+ * maxLength counts them (the OpenAPI document declares it), not UTF-16 units: an emoji is one.
+ */
+function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false; // never more code points than UTF-16 units
+  if (text.length > 2 * max) return true; // never fewer than half
+  let count = 0;
+  for (const _ of text) if (++count > max) return true;
+  return false;
 }
 
 function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
@@ -117,7 +128,7 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
     case 'cursor':
       return item; // opaque; CursorCodec.decode judges it (malformed_cursor)
     default:
-      if (item.length > MAX_TEXT_LENGTH) {
+      if (longerThan(item, MAX_TEXT_LENGTH)) {
         throw validationError(
           name,
           'bad_format',

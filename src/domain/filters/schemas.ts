@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { PREVIEW_MAX_LIMIT, MAX_PAGE_SIZE, endpointParams, isListParam } from './catalog';
+import {
+  MAX_PAGE_SIZE,
+  MAX_TEXT_LENGTH,
+  PREVIEW_MAX_LIMIT,
+  endpointParams,
+  isListParam,
+} from './catalog';
+import { ISO_COUNTRY_CODES } from './countries';
+import { DATE_PARAM_PATTERN } from './dates';
 import type { Endpoint, ParamSpec } from './types';
 
 // Zod schemas generated from the catalog. They DESCRIBE the parameters (OpenAPI document,
@@ -8,7 +16,6 @@ import type { Endpoint, ParamSpec } from './types';
 // which a zod failure cannot express. `.meta()` keys are merged into z.toJSONSchema output.
 
 const DECIMAL_PATTERN = '^\\d+(\\.\\d+)?$';
-const TAXONOMY_ID_PATTERN = '[a-z0-9_]+';
 
 /** The description, adjusted where the preview narrows a parameter (contract 4.1, decisions 5). */
 export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
@@ -32,32 +39,64 @@ export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
   return spec.description;
 }
 
-const alternation = (values: readonly string[]) => `(${values.join('|')})`;
+// The REST parameters, typed as an OpenAPI client or gateway sees them (issue 23): integers as
+// integers, comma lists as arrays (the document adds style: form, explode: false to every array),
+// enums as `enum`, dates and free text as patterns that admit exactly what the service admits.
+// test/integration/openapi-verdicts.test.ts holds each schema and the service to the same verdict.
 
-function restMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> {
-  const list = isListParam(spec, endpoint);
-  const one = spec.values ? alternation(spec.values) : TAXONOMY_ID_PATTERN;
+/** Free text: not blank (the service trims), no comma (a comma list where one value is allowed
+ * is 400 not_a_list), at most MAX_TEXT_LENGTH characters. */
+const TEXT_PATTERN = '^[^,]*[^,\\s][^,]*$';
+const TAXONOMY_ID_PATTERN = '^[a-z0-9_]+$';
+// At most 308 integer digits: a longer one can pass Number.MAX_VALUE, which the service refuses.
+const REST_DECIMAL_PATTERN = '^\\d{1,308}(\\.\\d+)?$';
+
+export const dateParam = () =>
+  z
+    .string()
+    .meta({ pattern: DATE_PARAM_PATTERN, examples: ['2026-01-31T09:00:00Z', '2026-01-31'] });
+export const cursorParam = () => z.string().min(1);
+export const limitParam = (max: number) => z.int().min(1).max(max);
+
+function restItem(spec: ParamSpec): z.ZodType {
+  if (spec.values) return z.enum(spec.values as [string, ...string[]]);
+  return z.string().meta({ pattern: TAXONOMY_ID_PATTERN });
+}
+
+/** The typed schema of one REST parameter on one endpoint. */
+export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType {
   switch (spec.kind) {
     case 'enum':
     case 'enum_list':
     case 'taxonomy':
-    case 'taxonomy_list':
-      if (!list && spec.values) return { enum: [...spec.values] };
-      return { pattern: list ? `^${one}(,${one})*$` : `^${one}$` };
+    case 'taxonomy_list': {
+      if (!isListParam(spec, endpoint)) return restItem(spec);
+      const list = z.array(restItem(spec)).min(1);
+      // group_by: at most two dimensions, none repeated (decisions 11).
+      return spec.maxItems === undefined
+        ? list
+        : list.max(spec.maxItems).meta({ uniqueItems: true });
+    }
     case 'boolean':
-      return { enum: ['true', 'false'] };
+      return z.boolean();
     case 'decimal':
-      return { pattern: DECIMAL_PATTERN, examples: ['80', '80.5'] };
+      return z.string().meta({ pattern: REST_DECIMAL_PATTERN, examples: ['80', '80.5'] });
     case 'country':
-      return { pattern: '^[A-Za-z]{2}$', examples: ['US'] };
+      // Upper case as the service echoes it; the service also takes lower case (decisions 2).
+      return z.enum([...ISO_COUNTRY_CODES] as [string, ...string[]]);
     case 'date':
-      return { examples: ['2026-01-31T09:00:00Z', '2026-01-31'] };
+      return dateParam();
+    case 'cursor':
+      return cursorParam();
     case 'limit':
-      return { pattern: '^[0-9]+$' };
+      return limitParam(endpoint === 'preview' ? PREVIEW_MAX_LIMIT : MAX_PAGE_SIZE);
     case 'integer':
-      return { pattern: '^[0-9]+$', examples: [String(spec.max ?? 10)] };
-    default:
-      return {};
+      return z
+        .int()
+        .min(spec.min ?? 0)
+        .max(spec.max ?? Number.MAX_SAFE_INTEGER);
+    case 'text':
+      return z.string().max(MAX_TEXT_LENGTH).meta({ minLength: 1, pattern: TEXT_PATTERN });
   }
 }
 
@@ -94,17 +133,14 @@ function toolMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> 
 }
 
 /**
- * REST query parameters of an endpoint: optional strings (query strings are text) with
- * description and, where useful, enum/pattern. For the OpenAPI document.
+ * REST query parameters of an endpoint, typed (restParamSchema) and described. For the OpenAPI
+ * document; validation stays with parseRestQuery, which picks the error code.
  */
 export function restQuerySchema(endpoint: Endpoint) {
-  const shape: Record<string, z.ZodOptional<z.ZodString>> = {};
+  const shape: Record<string, z.ZodOptional> = {};
   for (const spec of endpointParams(endpoint, 'rest')) {
     const description = describeParam(spec, endpoint);
-    shape[spec.name] = z
-      .string()
-      .optional()
-      .meta({ description, ...restMeta(spec, endpoint) });
+    shape[spec.name] = restParamSchema(spec, endpoint).optional().meta({ description });
   }
   return z.object(shape);
 }

@@ -86,6 +86,8 @@ export interface ParamSpec {
   /** Bounds of an `integer` kind. */
   readonly min?: number;
   readonly max?: number;
+  /** Most items of a list kind, when fewer than unbounded (group_by); none repeated then. */
+  readonly maxItems?: number;
 }
 
 /** Parsed request options (decisions 11). */
