@@ -44,7 +44,8 @@ export function llmsText(baseUrl: string): string {
   \`groups: [{ value, count, groups? }]\` (top buckets by count, then value) and other_count at
   each level. Still free.
 - ${baseUrl}/v1/opportunities/{id} - one opportunity by uuid: \`{ data, meta: { request_id } }\`.
-- ${baseUrl}/v1/opportunities/changes - change feed for mirrors: \`since=ISO\` or \`cursor\`,
+- ${baseUrl}/v1/opportunities/changes - change feed to keep an integration current (the
+  acceptable use forbids a competing mirror or bulk republication): \`since=ISO\` or \`cursor\`,
   limit; records in the order their changes were indexed, each once at its latest state, removed
   records as \`{ id, deleted: true, changed_at }\` tombstones. pagination.next_cursor is never null
   (poll from it later); has_more says whether more changes exist now. Records are metered like

@@ -8,8 +8,8 @@ import type { AppDeps } from './context';
 
 // GET /v1/opportunities/changes (decisions 11 "Change feed"). Rules this file decides:
 // - since alone: changes whose changed_at (a tombstone's: its deletion time) >= since, from the
-//   start of the feed. Neither since nor cursor: the whole store from the start (a mirror's first
-//   copy). cursor alone: continue where it points; it carries since.
+//   start of the feed. Neither since nor cursor: the whole store from the start (an integration's
+//   first copy). cursor alone: continue where it points; it carries since.
 // - cursor with since: allowed when since is the one the cursor was issued for (like list filters
 //   beside a list cursor, decisions 3); another since → 400 malformed_cursor.
 // - The cursor is signed like list cursors (the same keys and codec) and bound to the account; its
@@ -82,7 +82,7 @@ export function parseChangesQuery(
 /**
  * One page of the feed for an account: the rows after the cursor's position (or from the start),
  * limit + 1 read to know whether more exist now, and a cursor at the last returned change (or the
- * same position when nothing came) so a mirror can poll from it later.
+ * same position when nothing came) so an integration can poll from it later.
  */
 export async function changeFeedPage(
   cursor: CursorCodec,

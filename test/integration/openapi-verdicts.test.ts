@@ -159,7 +159,7 @@ it('declares every array as a comma list (style: form, explode: false)', () => {
 // request"), and their neighbours, each with the service's exact answer (decisions 2: a wrong
 // format is 422 validation_error, an unknown value 400 invalid_filter, a page too large 400
 // page_size_exceeded) and the schema's verdict on the same value.
-describe.each<[Path, string, string, number, boolean]>([
+const FINDINGS: [Path, string, string, number, boolean][] = [
   ['/v1/opportunities', 'limit', '0', 422, false],
   ['/v1/opportunities', 'limit', '-1', 422, false],
   ['/v1/opportunities', 'limit', '1.5', 422, false],
@@ -205,7 +205,12 @@ describe.each<[Path, string, string, number, boolean]>([
   ['/v1/opportunities/changes', 'since', '2026-13-01', 422, false],
   ['/v1/opportunities/changes', 'since', '2026-01-31', 200, true],
   ['/v1/opportunities/changes', 'limit', '0', 422, false],
-])('%s %s=%j', (path, name, raw, status, valid) => {
+];
+const shown = (raw: string) =>
+  JSON.stringify(raw.length > 24 ? `${raw.slice(0, 12)}… (${raw.length})` : raw);
+describe.each(
+  FINDINGS.map(([path, name, raw, ...rest]) => [path, name, shown(raw), raw, ...rest] as const),
+)('%s %s=%s', (path, name, _shown, raw, status, valid) => {
   it(`answers ${status}, and the schema ${valid ? 'admits' : 'refuses'} it`, async () => {
     const keyed = ENDPOINTS.find((e) => e.path === path)?.keyed;
     const q = `${path}?${name}=${encodeURIComponent(raw)}`;
@@ -248,6 +253,15 @@ function valid(schema: Schema): fc.Arbitrary<string> {
   return fc.string({ minLength: schema.minLength ?? 0, maxLength: 20 });
 }
 
+/** One digit of a valid value changed: 2026-02-30 from 2026-02-10, 101 from 100, 0 from 5. */
+function nearMiss(value: string): fc.Arbitrary<string> {
+  const digits = [...value.matchAll(/\d/g)].map((m) => m.index);
+  if (digits.length === 0) return fc.constant(value);
+  return fc
+    .tuple(fc.constantFrom(...digits), fc.integer({ min: 0, max: 9 }))
+    .map(([at, d]) => `${value.slice(0, at)}${d}${value.slice(at + 1)}`);
+}
+
 const values = (p: Param): fc.Arbitrary<string> => {
   const good = isTaxonomy(p)
     ? fc
@@ -260,6 +274,7 @@ const values = (p: Param): fc.Arbitrary<string> => {
   return fc.oneof(
     { weight: 3, arbitrary: good },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE) },
+    { weight: 2, arbitrary: good.chain(nearMiss) },
     { weight: 1, arbitrary: good.map((v) => `${v},`) },
     { weight: 1, arbitrary: fc.tuple(good, good).map(([a, b]) => `${a},${b}`) },
     { weight: 1, arbitrary: good.map((v) => v.toUpperCase()) },

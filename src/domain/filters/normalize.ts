@@ -73,7 +73,15 @@ function longerThan(text: string, max: number): boolean {
   if (text.length <= max) return false; // never more code points than UTF-16 units
   if (text.length > 2 * max) return true; // never fewer than half
   let count = 0;
-  for (const _ of text) if (++count > max) return true;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point: skip the low half.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    if (++count > max) return true;
+  }
   return false;
 }
 

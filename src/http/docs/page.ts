@@ -21,14 +21,20 @@ export const DOCS_HTML = `<!doctype html>
 
 // validatorUrl null: Swagger UI would otherwise send the document to an external validator.
 // The document's server is '/', so "Try it out" calls the instance that serves this page.
+// Issue 23: "Try it out" is on from the start, and the key given to "Authorize" is kept in the
+// browser's storage for this origin, so a reload does not ask for it again (Swagger UI's
+// persistAuthorization; "Logout" in the same dialog forgets it). Operations are grouped by the
+// document's tags, in the document's order; the first screen is the document's info.description.
 export const DOCS_INIT_JS = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
     url: '/v1/openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
-    tryItOutEnabled: false,
-    persistAuthorization: false,
+    tryItOutEnabled: true,
+    persistAuthorization: true,
+    docExpansion: 'list',
+    displayRequestDuration: true,
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
   });
