@@ -14,16 +14,19 @@ import { get, newReader, type Reader } from '../support/read-http';
 // routes actually served, the contract's parameter lists, and the responses actually sent.
 
 interface Operation {
-  parameters?: { name: string; in: string }[];
+  operationId?: string;
+  tags?: string[];
+  parameters?: { name: string; in: string; style?: string; explode?: boolean; schema?: object }[];
   responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
   security?: unknown[];
 }
 interface Doc {
   openapi: string;
-  info: { version: string };
+  info: { version: string; description: string };
+  tags: { name: string; description?: string }[];
   security?: unknown[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown> };
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
 
 let ctx: TestContext;
@@ -171,6 +174,63 @@ describe('the document', () => {
     const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
     expect(detail.find((p) => p.in === 'path')?.name).toBe('opportunity_id');
     expect(detail.some((p) => p.in === 'header' && p.name === 'X-Request-ID')).toBe(true);
+  });
+
+  // Issue 23: a typed surface a generator or a validating gateway can take at its word.
+  it('types the query parameters: integers, comma lists of enums, enums, patterns', () => {
+    const param = (path: string, name: string) =>
+      op(path).parameters?.find((p) => p.in === 'query' && p.name === name);
+    expect(param('/v1/opportunities', 'limit')?.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(param('/v1/opportunities', 'max_new')?.schema).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: 100,
+    });
+    expect(param('/v1/opportunities/count', 'group_limit')?.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(param('/v1/opportunities/changes', 'limit')?.schema).toMatchObject({ type: 'integer' });
+    expect(param('/v1/preview/opportunities', 'limit')?.schema).toMatchObject({ maximum: 5 });
+    expect(param('/v1/opportunities', 'level')).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', minItems: 1, items: { type: 'string', enum: expect.any(Array) } },
+    });
+    expect(param('/v1/opportunities', 'engagement_model')?.schema).toMatchObject({
+      enum: expect.arrayContaining(['w2_contract', '1099', 'c2c']),
+    });
+    expect(param('/v1/opportunities', 'remote')?.schema).toEqual({ type: 'boolean' });
+    expect(param('/v1/opportunities', 'city')?.schema).toMatchObject({ minLength: 1 });
+    expect(param('/v1/opportunities', 'published_after')?.schema).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+    });
+    expect(JSON.stringify(param('/v1/opportunities', 'job_family'))).toMatch(
+      /GET \/v1\/taxonomy\/occupations.*taxonomy:\/\/occupations/,
+    );
+    // No enum is disguised as a pattern any more (the old `^(intern|junior|...)(,(...))*$`).
+    const patterns = JSON.stringify(doc.paths).match(/"pattern":"\^\([a-z_0-9]+\|/g);
+    expect(patterns).toBeNull();
+  });
+
+  it('tags every operation with one of the five declared tags', () => {
+    expect(doc.tags.map((t) => t.name)).toEqual([
+      'Opportunities', 'Taxonomy', 'Account', 'Preview', 'Discovery',
+    ]); // prettier-ignore
+    for (const { op: operation } of operations()) {
+      expect({ id: operation.operationId, tags: operation.tags?.length }).toEqual({
+        id: operation.operationId,
+        tags: 1,
+      });
+      expect(doc.tags.map((t) => t.name)).toContain(operation.tags?.[0]);
+    }
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['ApiKeyHeader']);
   });
 
   it('declares the key only where one is needed', () => {
