@@ -16,15 +16,20 @@ let reader: Reader;
 beforeAll(async () => ({ ctx, reader } = await fixtureWorld()));
 afterAll(() => ctx.close());
 
+const ROOT = path.join(__dirname, '..', '..');
+/** Runs a tool of node_modules/.bin from the repository root: `ok` on success, else its output. */
+const run = (bin: string, args: string[], ok: string) =>
+  promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT }).then(
+    () => ok,
+    (err: { stdout?: string; stderr?: string }) =>
+      `${err.stdout ?? ''}${err.stderr ?? String(err)}`,
+  );
+
 it('clients/typescript/schema.ts is generated from the served document, unchanged', async () => {
-  const root = path.join(__dirname, '..', '..');
-  const check = await promisify(execFile)(
-    path.join(root, 'node_modules', '.bin', 'tsx'),
+  const check = await run(
+    'tsx',
     ['scripts/gen-client.ts', '--from', `${ctx.baseUrl}/v1/openapi.json`, '--check'],
-    { cwd: root },
-  ).then(
-    () => 'up to date',
-    (err: { stderr?: string }) => err.stderr ?? String(err),
+    'up to date',
   );
   // On failure: the document changed; run `npm run gen:client` and commit the result.
   expect(check).toBe('up to date');
@@ -35,15 +40,7 @@ it('clients/typescript/schema.ts is generated from the served document, unchange
 // exactOptionalPropertyTypes). clients/typescript/typed-query.ts also holds @ts-expect-error lines
 // that fail the compile should a parameter loosen back to text.
 it('the quickstart and the typed queries compile under a strict client tsconfig', async () => {
-  const root = path.join(__dirname, '..', '..');
-  const result = await promisify(execFile)(
-    path.join(root, 'node_modules', '.bin', 'tsc'),
-    ['-p', 'clients/typescript/tsconfig.json'],
-    { cwd: root },
-  ).then(
-    () => 'compiles',
-    (err: { stdout?: string }) => err.stdout ?? String(err),
-  );
+  const result = await run('tsc', ['-p', 'clients/typescript/tsconfig.json'], 'compiles');
   expect(result).toBe('compiles');
 });
 
