@@ -210,3 +210,16 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
     expect(summary(apiErrorOf(() => parse(endpoint, query)))).toEqual(expected);
   });
 });
+
+// Issue 23: free text is at most 256 characters counted as JSON Schema's maxLength counts them
+// (code points), so an emoji is one character, as the OpenAPI document's maxLength says.
+it('counts the length of free text in code points', () => {
+  expect(parse('list', { city: '😀'.repeat(256) }).filter.city).toBe('😀'.repeat(256));
+  expect(summary(apiErrorOf(() => parse('list', { city: '😀'.repeat(257) })))).toEqual(
+    unprocessable('city'),
+  );
+  expect(summary(apiErrorOf(() => parse('list', { city: 'x'.repeat(257) })))).toEqual(
+    unprocessable('city'),
+  );
+  expect(parse('list', { city: `${'x'.repeat(255)}😀` }).filter.city).toHaveLength(257);
+});
