@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorParam, dateParam, limitParam, MAX_PAGE_SIZE } from './filters';
+import { catalogParamSchema, cursorParam, dateParam } from './filters';
 import { Opportunity } from './record';
 
 // The change feed's envelope (decisions 11 "Change feed"): a list envelope whose items are
@@ -43,7 +43,10 @@ export type Tombstone = z.infer<typeof Tombstone>;
 export type ChangeFeedItem = z.infer<typeof ChangeFeedItem>;
 export type ChangesEnvelope = z.infer<typeof ChangesEnvelope>;
 
-/** The feed's query, as documented (parsing with its codes: service/change-feed.ts). */
+/**
+ * The feed's query, as documented (parsing with its codes: service/change-feed.ts). A parameter
+ * it shares with list takes the catalog's typed schema (catalogParamSchema), so both agree.
+ */
 export const ChangesQuery = z.object({
   since: dateParam()
     .optional()
@@ -55,7 +58,7 @@ export const ChangesQuery = z.object({
     .describe(
       'pagination.next_cursor of an earlier feed page: continue from there now, or poll from it later. It carries since.',
     ),
-  limit: limitParam(MAX_PAGE_SIZE)
+  limit: catalogParamSchema('limit')
     .optional()
     .describe("Page size, 1 to 100 (default 25) and at most the account's page size."),
 });

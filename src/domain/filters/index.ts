@@ -19,11 +19,11 @@ export { parseToolArgs } from './parse-args';
 export {
   restQuerySchema,
   restParamSchema,
+  catalogParamSchema,
   toolArgsSchema,
   describeParam,
   dateParam,
   cursorParam,
-  limitParam,
 } from './schemas';
 export type {
   Endpoint,

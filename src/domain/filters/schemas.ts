@@ -2,13 +2,14 @@ import { z } from 'zod';
 import {
   MAX_PAGE_SIZE,
   MAX_TEXT_LENGTH,
+  PARAMS_BY_NAME,
   PREVIEW_MAX_LIMIT,
   endpointParams,
   isListParam,
 } from './catalog';
 import { ISO_COUNTRY_CODES } from './countries';
 import { DATE_PARAM_PATTERN } from './dates';
-import type { Endpoint, ParamSpec } from './types';
+import type { Endpoint, ParamName, ParamSpec } from './types';
 
 // Zod schemas generated from the catalog. They DESCRIBE the parameters (OpenAPI document,
 // decisions 4; MCP input schemas, decisions 9) and deliberately validate nothing: parseRestQuery
@@ -130,6 +131,16 @@ function toolMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> 
     default:
       return { type: 'string' };
   }
+}
+
+/**
+ * The typed schema of a catalog parameter on an endpoint outside the catalog's three (the change
+ * feed's query, domain/changes-envelope.ts), so a parameter shared with list is typed once.
+ */
+export function catalogParamSchema(name: ParamName, endpoint: Endpoint = 'list'): z.ZodType {
+  const spec = PARAMS_BY_NAME.get(name);
+  if (!spec) throw new Error(`no catalog parameter ${name}`);
+  return restParamSchema(spec, endpoint);
 }
 
 /**
