@@ -168,6 +168,22 @@ it(
   SLOW,
 );
 
+it(
+  '"Try it out" sends a list as one comma-separated value (style: form, explode: false)',
+  async () => {
+    // Runs after the reload above: the key is still authorized.
+    const block = await expand('Opportunities', 'countOpportunities');
+    await block.locator('tr[data-param-name="level"] select').selectOption(['senior', 'staff']);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().startsWith(`${ctx.baseUrl}/v1/opportunities/count`)),
+      block.locator('button.execute').click(),
+    ]);
+    expect(new URL(response.url()).searchParams.getAll('level')).toEqual(['senior,staff']);
+    expect(response.status()).toBe(200);
+  },
+  SLOW,
+);
+
 it('loads nothing from outside the instance and breaks no Content-Security-Policy rule', () => {
   expect(outside).toEqual([]);
   expect(cspViolations).toEqual([]);
