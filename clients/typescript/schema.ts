@@ -611,7 +611,7 @@ export interface operations {
         /** @description One specialization; matches records whose specializations contain it. Exact match, case-insensitive. */
         specializations?: string;
         /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
-        engagement_model?: '1099' | 'w2_contract' | 'c2c';
+        engagement_model?: 'w2_contract' | '1099' | 'c2c';
         /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
         commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
         /** @description Exact actionability. */
@@ -1239,7 +1239,7 @@ export interface operations {
         /** @description One specialization; matches records whose specializations contain it. Exact match, case-insensitive. */
         specializations?: string;
         /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
-        engagement_model?: '1099' | 'w2_contract' | 'c2c';
+        engagement_model?: 'w2_contract' | '1099' | 'c2c';
         /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
         commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
         /** @description Exact actionability. */
@@ -2598,7 +2598,7 @@ export interface operations {
           | 'executive'
           | 'unknown';
         /** @description Records whose engagement_models contain this model. Freelance and independent work normalize to 1099; c2c matches only explicit c2c (w2_contract is no evidence of c2c). */
-        engagement_model?: '1099' | 'w2_contract' | 'c2c';
+        engagement_model?: 'w2_contract' | '1099' | 'c2c';
         /** @description Exact commercial eligibility. `unknown` is not eligible: eligible never matches unknown. */
         commercial_eligibility?: 'eligible' | 'ineligible' | 'research_required' | 'unknown';
         /** @description true: location.remote is true, which does NOT mean worldwide (check location.remote_scope and country). false: explicitly not remote. Records whose remote status is unknown match neither. */

@@ -212,7 +212,7 @@ describe('schemas', () => {
     });
     expect(list.level).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string' } });
     expect((list.level?.items as { enum: string[] }).enum).toContain('senior');
-    expect(list.engagement_model?.enum).toEqual(['1099', 'w2_contract', 'c2c']);
+    expect(list.engagement_model?.enum).toEqual(['w2_contract', '1099', 'c2c']);
     expect(list.remote).toMatchObject({ type: 'boolean' });
     expect(list.city).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
     expect(list.rate_min?.pattern).toBe('^\\d{1,308}(\\.\\d+)?$');

@@ -12,7 +12,7 @@ import { DATE_PARAM_PATTERN } from './dates';
 import type { Endpoint, ParamName, ParamSpec } from './types';
 
 // Zod schemas generated from the catalog. They DESCRIBE the parameters (OpenAPI document,
-// decisions 4; MCP input schemas, decisions 9) and deliberately validate nothing: parseRestQuery
+// decisions 4; MCP input schemas, decisions 9) and are never used to validate: parseRestQuery
 // and parseToolArgs reject bad values with the right code (invalid_filter vs validation_error),
 // which a zod failure cannot express. `.meta()` keys are merged into z.toJSONSchema output.
 
@@ -57,10 +57,13 @@ export const dateParam = () =>
     .string()
     .meta({ pattern: DATE_PARAM_PATTERN, examples: ['2026-01-31T09:00:00Z', '2026-01-31'] });
 export const cursorParam = () => z.string().min(1);
-export const limitParam = (max: number) => z.int().min(1).max(max);
+const limitParam = (max: number) => z.int().min(1).max(max);
+// `enum` through meta rather than z.enum, which keys values by name and so moves `1099` first:
+// the document lists a vocabulary in its own order, as the MCP schemas do.
+const enumOf = (values: Iterable<string>) => z.string().meta({ enum: [...values] });
 
 function restItem(spec: ParamSpec): z.ZodType {
-  if (spec.values) return z.enum(spec.values as [string, ...string[]]);
+  if (spec.values) return enumOf(spec.values);
   return z.string().meta({ pattern: TAXONOMY_ID_PATTERN });
 }
 
@@ -84,7 +87,7 @@ export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType 
       return z.string().meta({ pattern: REST_DECIMAL_PATTERN, examples: ['80', '80.5'] });
     case 'country':
       // Upper case as the service echoes it; the service also takes lower case (decisions 2).
-      return z.enum([...ISO_COUNTRY_CODES] as [string, ...string[]]);
+      return enumOf(ISO_COUNTRY_CODES);
     case 'date':
       return dateParam();
     case 'cursor':
