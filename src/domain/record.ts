@@ -78,7 +78,8 @@ export const Duration = z.strictObject({
 
 export const Evidence = z.strictObject({
   field: text(64).min(1),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  // decisions 12: every text field has a bound, this one included.
+  value: z.union([text(500), z.number(), z.boolean(), z.null()]),
   strength: EvidenceStrength,
   excerpt: text(500),
   source: text(64).nullable(),
@@ -86,6 +87,7 @@ export const Evidence = z.strictObject({
 
 const taxonomyId = z
   .string()
+  .max(100)
   .regex(/^[a-z0-9_]+$/)
   .nullable();
 

@@ -112,10 +112,12 @@ const CLIENT_ERRORS = new Set([
 ]);
 
 /**
- * decisions 8: any search-engine failure that is not the caller's fault (429, 5xx, timeouts,
- * closed connections, a missing index, an unreadable answer) is 503 search_unavailable with
- * Retry-After, never a 500. A 400 from the engine answers a query built from validated input that
- * it still refuses (a free-text value beyond its limits): the caller's, 422.
+ * decisions 8 and 12: any search-engine failure that is not the caller's fault is 503
+ * search_unavailable with Retry-After, never a 500 or a 422: 429, 5xx, timeouts, closed
+ * connections, a missing index, an unreadable answer, and a 400. Every query is built from input
+ * already validated, so an engine 400 is ours (too many clauses, terms over index.max_terms_count,
+ * a mapping that drifted from index-mappings/): it keeps the request id unspent (the caller did
+ * nothing wrong and may retry with it) and its cause goes to the logs.
  */
 export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -124,15 +126,16 @@ export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
     const name = (err as { name?: string } | null)?.name ?? '';
     if (!CLIENT_ERRORS.has(name) && !isSearchUnavailable(err)) throw err;
     const status = (err as { meta?: { statusCode?: number } }).meta?.statusCode;
-    const mapped =
-      name === 'ResponseError' && status === 400
-        ? new ApiError('validation_error', 'The search engine refused this query.')
-        : new ApiError(
-            'search_unavailable',
-            'The search engine is unavailable; retry later with a new request id.',
-            undefined,
-            RETRY_AFTER_SECONDS,
-          );
+    const refused = name === 'ResponseError' && status === 400;
+    const mapped = new ApiError(
+      'search_unavailable',
+      refused
+        ? 'The search engine could not run this query (a limit on our side); retry later.'
+        : 'The search engine is unavailable; retry later with a new request id.',
+      undefined,
+      RETRY_AFTER_SECONDS,
+    );
+    mapped.keepsRequestId = refused;
     // Kept for the logs and metrics (timeout or error); the envelope shows only code and message.
     mapped.cause = err;
     throw mapped;

@@ -352,7 +352,9 @@ export class ReadService {
   ): Promise<unknown> {
     const settled =
       err instanceof ApiError &&
-      (err.code === 'duplicate_request_id' || err.code === 'metering_unavailable');
+      (err.code === 'duplicate_request_id' ||
+        err.code === 'metering_unavailable' ||
+        err.keepsRequestId);
     if (ticket.spent || settled) return err;
     try {
       await this.meter.spendRequestId(subject(caller), ticket);
