@@ -36,12 +36,29 @@ function sortLastBlocks(ids: string[], from: number): void {
   }
 }
 
+/** Held ids over all accounts, and for any one account (decisions 12). */
+export const MAX_HELD_IDS = 1_000_000;
+export const MAX_HELD_IDS_PER_ACCOUNT = 250_000;
+
 export class DeliveredCache {
   private readonly entries = new Map<string, Entry>();
   private total = 0;
 
-  /** At most `maxIds` ids over all accounts (the least recently used accounts go first). */
-  constructor(private readonly maxIds = 1_000_000) {}
+  /**
+   * At most `maxIds` ids over all accounts (the least recently used accounts go first), and at
+   * most `maxPerAccount` for any one account (decisions 12): a larger set is used by the request
+   * that read it and not kept, so its account reads its deliveries from the store on each call
+   * (at most 2 such calls in flight per account: service/expensive-gate.ts).
+   */
+  constructor(
+    private readonly maxIds = MAX_HELD_IDS,
+    private readonly maxPerAccount = Math.min(maxIds, MAX_HELD_IDS_PER_ACCOUNT),
+  ) {}
+
+  /** Ids held over all accounts (tests, metrics). */
+  get size(): number {
+    return this.total;
+  }
 
   get(account: string, period: Date): Entry | undefined {
     const key = `${account}|${period.toISOString()}`;
@@ -78,6 +95,12 @@ export class DeliveredCache {
     if (entry.ids.length > before) sortLastBlocks(entry.ids, before);
     if (newest && (!entry.newest || newest > entry.newest)) entry.newest = newest;
     this.entries.delete(key);
+    if (entry.ids.length > this.maxPerAccount) {
+      // Too large to keep: the caller uses it once. (The key itself was never exempt from the
+      // total's eviction either: one account alone could hold past the bound.)
+      this.total -= entry.ids.length;
+      return entry;
+    }
     this.entries.set(key, entry);
     for (const [k, e] of this.entries) {
       if (this.total <= this.maxIds || k === key) break;

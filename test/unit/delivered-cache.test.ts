@@ -40,3 +40,37 @@ it('replaces an entry on a full reread, and evicts the least recently used accou
   expect(cache.get('a', period)?.ids).toEqual(['9']);
   expect(cache.get('c', period)?.ids).toEqual(['6', '7', '8']);
 });
+
+describe('per-account bound (decisions 12)', () => {
+  it('never holds one account past the total, even the account it extends', () => {
+    const cache = new DeliveredCache(5, 5);
+    cache.extend('a', period, ['1', '2'], null);
+    const big = cache.extend('b', period, ['3', '4', '5', '6', '7', '8'], null, true);
+    // The request that read them still gets them all...
+    expect(big.ids).toHaveLength(6);
+    // ...but the process does not keep them.
+    expect(cache.get('b', period)).toBeUndefined();
+    expect(cache.size).toBeLessThanOrEqual(5);
+    expect(cache.get('a', period)?.ids).toEqual(['1', '2']);
+  });
+
+  it('drops an account whose held set grows past its own bound, and keeps the others', () => {
+    const cache = new DeliveredCache(10, 3);
+    cache.extend('a', period, ['1', '2'], null);
+    cache.extend('b', period, ['x', 'y', 'z'], null);
+    expect(cache.extend('b', period, ['w'], null).ids).toEqual(['w', 'x', 'y', 'z']);
+    expect(cache.get('b', period)).toBeUndefined();
+    expect(cache.get('a', period)?.ids).toEqual(['1', '2']);
+    expect(cache.size).toBe(2);
+    // Read again from the store next time: a full reread starts afresh.
+    expect(cache.extend('b', period, ['x', 'y'], null, true).ids).toEqual(['x', 'y']);
+    expect(cache.size).toBe(4);
+  });
+
+  it('bounds a single large account by the total when no per-account bound is lower', () => {
+    const cache = new DeliveredCache(4);
+    cache.extend('a', period, ['1', '2', '3', '4', '5'], null, true);
+    expect(cache.size).toBe(0);
+    expect(cache.get('a', period)).toBeUndefined();
+  });
+});
