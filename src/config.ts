@@ -69,6 +69,8 @@ export const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** issue 11: an index left by a reindex is deleted by a later sync/reindex after this long. */
   RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
+  /** decisions 12: free but expensive reads (new_count, unseen_only, group_by...) in flight per account and process. */
+  EXPENSIVE_IN_FLIGHT_PER_ACCOUNT: positiveInt(2),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
   OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
   /** issue 27: TLS and authentication to managed services (config/connections.ts). */

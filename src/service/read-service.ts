@@ -1,7 +1,12 @@
 import type { BillingSubject, DeliveryOutcome, Metering } from '../billing/metering';
 import { RequestTicket } from '../billing/request-ids';
 import { UsageCache } from '../billing/usage-cache';
-import { RateLimitExceeded, rateLimitHeaders, type RateLimiting } from '../billing/rate-limit';
+import {
+  RateLimitExceeded,
+  rateLimitHeaders,
+  type RateDecision,
+  type RateLimiting,
+} from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
 import type { UsageSnapshot } from '../billing/snapshot';
 import type { UsageEnvelope } from '../domain/usage-envelope';
@@ -32,6 +37,7 @@ import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
 import { isStoreUnavailable, meteringUnavailable } from '../billing/pg-errors';
 import { beforeSpending, representationTag, type Revalidation } from './revalidation';
+import { ExpensiveGate } from './expensive-gate';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
 export interface Caller {
@@ -87,6 +93,8 @@ export class ReadService {
   private readonly changeLog: ReadBackends['changes'];
   private readonly meter: Metering;
   private readonly limits: RateLimiting;
+  /** decisions 12: free but expensive reads in flight per account. */
+  private readonly expensive: ExpensiveGate;
 
   constructor(
     private readonly deps: AppDeps,
@@ -100,6 +108,7 @@ export class ReadService {
       meter: this.meter,
       limits: this.limits,
     } = backends);
+    this.expensive = new ExpensiveGate(deps.env.EXPENSIVE_IN_FLIGHT_PER_ACCOUNT);
   }
 
   /**
@@ -112,20 +121,20 @@ export class ReadService {
     input: FilterInput,
     revalidation?: Revalidation,
   ): Promise<Outcome<ListEnvelope>> {
-    return this.serve(caller, !revalidation, async (ticket) => {
+    return this.serve(caller, !revalidation, async (ticket, window) => {
       const spend = revalidation
         ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
         : async () => undefined;
       const accountId = caller.auth.account.id;
       const { request, page, body, notModified } = await beforeSpending(spend, async () => {
         const request = this.parse('list', input, caller);
-        // decisions 11: unseen_only leaves out what the account already received this period.
-        const excludeIds =
-          request.filter.unseen_only === true
-            ? (await this.meter.periodDeliveries(subject(caller))).ids
-            : undefined;
-        const page = await searchPage(this.index, this.deps.cursor, request, accountId, {
-          excludeIds,
+        const page = await this.expensive.run(accountId, request, window, async () => {
+          // decisions 11: unseen_only leaves out what the account already received this period.
+          const excludeIds =
+            request.filter.unseen_only === true
+              ? (await this.meter.periodDeliveries(subject(caller))).ids
+              : undefined;
+          return searchPage(this.index, this.deps.cursor, request, accountId, { excludeIds });
         });
         const body = listEnvelope(
           page.records,
@@ -181,9 +190,11 @@ export class ReadService {
     input: FilterInput,
     revalidation?: Revalidation,
   ): Promise<Outcome<CountEnvelope>> {
-    return this.serve(caller, false, async () => {
+    return this.serve(caller, false, async (_ticket, window) => {
       const request = this.parse('count', input, caller);
-      const figures = await countFigures(this.index, this.meter, subject(caller), request);
+      const figures = await this.expensive.run(caller.auth.account.id, request, window, () =>
+        countFigures(this.index, this.meter, subject(caller), request),
+      );
       const body = {
         ...figures,
         meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
@@ -305,7 +316,7 @@ export class ReadService {
   private async serve<T>(
     caller: Caller,
     billable: boolean,
-    work: (ticket: RequestTicket) => Promise<Work<T>>,
+    work: (ticket: RequestTicket, window: RateDecision) => Promise<Work<T>>,
   ): Promise<Outcome<T>> {
     const headers: Record<string, string> = {};
     const ticket = billable
@@ -321,7 +332,7 @@ export class ReadService {
       });
       Object.assign(headers, rateLimitHeaders(decision));
       admitted = true;
-      const { usage, ...result } = await work(ticket);
+      const { usage, ...result } = await work(ticket, decision);
       return { ok: true, ...result, headers: { ...headers, ...usage } };
     } catch (thrown) {
       const err = admitted ? await this.spendOnFailure(caller, ticket, thrown) : thrown;
@@ -354,6 +365,8 @@ export class ReadService {
       err instanceof ApiError &&
       (err.code === 'duplicate_request_id' ||
         err.code === 'metering_unavailable' ||
+        // decisions 7: a call refused with 429 (here: too many expensive ones in flight) spends nothing.
+        err.code === 'rate_limit_exceeded' ||
         err.keepsRequestId);
     if (ticket.spent || settled) return err;
     try {

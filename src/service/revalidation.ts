@@ -30,6 +30,11 @@ export async function beforeSpending<T>(
   try {
     return await work();
   } catch (err) {
+    // decisions 7 and 12: a 429 (too many expensive calls in flight) spends nothing; an id kept
+    // unspent by its failure (an engine refusal that was ours) is not spent here either.
+    if (err instanceof ApiError && (err.code === 'rate_limit_exceeded' || err.keepsRequestId)) {
+      throw err;
+    }
     await spend().catch((spendErr: unknown) => {
       if (spendErr instanceof ApiError && spendErr.code === 'duplicate_request_id') throw spendErr;
     });

@@ -17,7 +17,8 @@ afterAll(() => ctx.close());
 const maxTerms = (value: number | null) =>
   ctx.deps.search.indices.putSettings({
     index: ctx.deps.alias,
-    body: { index: { max_terms_count: value } },
+    // null restores the default (65,536).
+    body: { index: { max_terms_count: value } } as never,
   });
 
 it('terms over the index limit → 503 search_unavailable, the request id stays unspent', async () => {

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
+import { createSearchClient } from '../../src/search/client';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { startHangProxy, type HangProxy } from '../support/hang-proxy';
+import { createTestContext, type TestContext } from '../support/harness';
+import { expectError, get, newReader, serve, type Json } from '../support/read-http';
+
+// decisions 12: at most 2 free-but-expensive operations (new_count, unseen_only, group_by) in
+// flight per account; more → 429 rate_limit_exceeded with Retry-After 1 and the contract's
+// headers, spending no request id, through REST and MCP. Requests are held in flight for real:
+// the app's search engine sits behind a proxy that keeps their search calls until released.
+
+let ctx: TestContext;
+let proxy: HangProxy;
+let app: { baseUrl: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, [makeRecord(), makeRecord(), makeRecord()]);
+  const search = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
+  proxy = await startHangProxy(Number(search.port), search.hostname);
+  // No result cache: every call reaches the engine, through the proxy.
+  const client = createSearchClient(`http://127.0.0.1:${proxy.port}`, 60_000);
+  app = await serve(createApp(compose({ ...ctx.deps, search: client, searchCache: undefined })));
+});
+afterAll(async () => {
+  proxy.release();
+  await app.close();
+  await proxy.close();
+  await ctx.close();
+});
+
+/** Waits for a condition the test cannot be told about (requests reaching the proxy). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const call = (key: string, path: string, headers: Record<string, string> = {}) =>
+  get(app.baseUrl, path, { key, headers });
+
+function expectGateRefusal(res: Json): void {
+  expectError(res, 429, 'rate_limit_exceeded');
+  expect(res.headers.get('retry-after')).toBe('1');
+  expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
+  expect(res.headers.get('x-ratelimit-reset')).toBe('1');
+  expect(res.headers.get('x-service-opportunity-used')).toMatch(/^\d+$/);
+}
+
+it('the third expensive call of an account is refused while two are in flight', async () => {
+  const reader = await newReader(ctx.deps);
+  const other = await newReader(ctx.deps);
+  proxy.hold();
+  const first = call(reader.key, '/v1/opportunities?unseen_only=true');
+  await until(() => proxy.heldRequests >= 1);
+  const second = call(reader.key, '/v1/opportunities/count?group_by=level');
+  await until(() => proxy.heldRequests >= 2);
+
+  const requestId = `gate-${randomUUID()}`;
+  const refusals = await Promise.all([
+    call(reader.key, '/v1/opportunities/count?include=new_count'),
+    call(reader.key, '/v1/opportunities?unseen_only=true', { 'X-Request-ID': requestId }),
+    call(reader.key, '/v1/opportunities/count?group_by=country'),
+  ]);
+  for (const res of refusals) expectGateRefusal(res);
+  // Another account is not held to this one's slots: its call reaches the engine.
+  const before = proxy.heldRequests;
+  const others = call(other.key, '/v1/opportunities?unseen_only=true');
+  await until(() => proxy.heldRequests > before);
+
+  proxy.release();
+  for (const res of await Promise.all([first, second, others])) expect(res.status).toBe(200);
+  // The refused list spent nothing: its id is still good, and the slots are free again.
+  const again = await call(reader.key, '/v1/opportunities?unseen_only=true', {
+    'X-Request-ID': requestId,
+  });
+  expect(again.status).toBe(200);
+});
+
+it('MCP: the same gate, as the tool-level error', async () => {
+  const reader = await newReader(ctx.deps);
+  const mcp = new Client({ name: 'gate-test', version: '1.0.0' });
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), {
+      requestInit: { headers: { 'X-API-Key': reader.key } },
+    }),
+  );
+  try {
+    proxy.hold();
+    const held: Promise<Json>[] = [];
+    for (const n of [1, 2]) {
+      held.push(call(reader.key, '/v1/opportunities?unseen_only=true'));
+      await until(() => proxy.heldRequests >= n);
+    }
+    const refused = await mcp.callTool({
+      name: 'count_opportunities',
+      arguments: { include_new_count: true },
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    proxy.release();
+    for (const res of await Promise.all(held)) expect(res.status).toBe(200);
+    const served = await mcp.callTool({
+      name: 'count_opportunities',
+      arguments: { include_new_count: true },
+    });
+    expect(served.isError).not.toBe(true);
+  } finally {
+    proxy.release();
+    await mcp.close();
+  }
+});
