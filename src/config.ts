@@ -32,6 +32,8 @@ export const EnvSchema = z.object({
   OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
   /** Deadline of every Postgres statement of the API (decisions 8); past it → 503. */
   POSTGRES_TIMEOUT_MS: positiveInt(5000),
+  /** decisions 12: how long a delivery's COMMIT may take to be confirmed (never cut sooner). */
+  POSTGRES_COMMIT_TIMEOUT_MS: positiveInt(15_000),
   /** Deadline of every Redis command; past it the in-process limiter takes over (decisions 8). */
   REDIS_TIMEOUT_MS: positiveInt(500),
   /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */

@@ -48,7 +48,10 @@ export function realBackends(deps: AppDeps): Backends {
     records: { find: (id) => findOpportunity(deps.pool, id) },
     changes: pgChangeLog(deps.pool, deps.alias),
     keys: pgKeyLookup(deps.pool),
-    meter: new Meter(deps.pool, { timeoutMs: deps.env.POSTGRES_TIMEOUT_MS }),
+    meter: new Meter(deps.pool, {
+      timeoutMs: deps.env.POSTGRES_TIMEOUT_MS,
+      commitTimeoutMs: deps.env.POSTGRES_COMMIT_TIMEOUT_MS,
+    }),
     limits: new RateLimits(deps.redis, deps.databaseName),
     health: {
       postgres: () => pingPostgres(deps.pool),

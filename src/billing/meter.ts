@@ -51,6 +51,8 @@ export interface MeterOptions {
   pruneOneIn?: number;
   /** Bound on waiting for the account lock and on each statement; past it → 503. */
   timeoutMs?: number;
+  /** How long a delivery's COMMIT may take to be confirmed (decisions 12; never cut sooner). */
+  commitTimeoutMs?: number;
 }
 
 /**
@@ -61,6 +63,7 @@ export class Meter implements Metering {
   private readonly now: () => Date;
   private readonly pruneOneIn: number;
   private readonly timeoutMs: number;
+  private readonly commitTimeoutMs?: number;
   private readonly periodGuesses = new Map<string, Date>();
   /** The period's delivered ids per account, between requests (exact: delivered-cache.ts). */
   private readonly delivered = new DeliveredCache();
@@ -72,6 +75,7 @@ export class Meter implements Metering {
     this.now = options.now ?? (() => new Date());
     this.pruneOneIn = options.pruneOneIn ?? 1000;
     this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? 5000));
+    this.commitTimeoutMs = options.commitTimeoutMs;
   }
 
   /**
@@ -132,8 +136,11 @@ export class Meter implements Metering {
     }
     const spending = !ticket.spent;
     const result = await failClosed(() =>
-      meteringTransaction(this.pool, this.timeoutMs, (client, begin) =>
-        this.record(client, begin, subject, ticket, opportunityIds, rules),
+      meteringTransaction(
+        this.pool,
+        this.timeoutMs,
+        (client, begin) => this.record(client, begin, subject, ticket, opportunityIds, rules),
+        this.commitTimeoutMs,
       ),
     );
     // Committed: the id is spent now, also when the page was refused for its cost.

@@ -1,4 +1,5 @@
 import { ApiError } from '../domain/errors';
+import { CommitUnconfirmed } from '../store/db';
 
 // decisions 7: "When the metering store cannot record a delivery: 503 metering_unavailable, nothing
 // delivered." Only failures of the store itself qualify; a bad query or a broken invariant is a bug
@@ -76,12 +77,29 @@ export function meteringUnavailable(cause?: unknown): ApiError {
   return err;
 }
 
+/**
+ * decisions 12: a delivery whose COMMIT was sent but not confirmed within its deadline may have
+ * been recorded and charged. The client is told so, and that asking again costs nothing twice:
+ * records it already received this period are repeats.
+ */
+export function deliveryUnconfirmed(cause?: unknown): ApiError {
+  const err = new ApiError(
+    'metering_unavailable',
+    'Usage metering did not confirm this delivery in time: it may have been recorded and charged. Retry later with a new request id; records already delivered this period are repeats and free.',
+    undefined,
+    1,
+  );
+  err.cause = cause;
+  return err;
+}
+
 /** Runs a metering operation, turning a store outage into 503 metering_unavailable (fail closed). */
 export async function failClosed<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (err) {
     if (err instanceof ApiError) throw err;
+    if (err instanceof CommitUnconfirmed) throw deliveryUnconfirmed(err);
     if (isStoreUnavailable(err)) throw meteringUnavailable(err);
     throw err;
   }

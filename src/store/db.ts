@@ -1,4 +1,4 @@
-import { Pool, type PoolClient } from 'pg';
+import { DatabaseError, Pool, type PoolClient, type QueryConfig } from 'pg';
 import { pgConnection } from './pg-tls';
 
 export type Db = Pool;
@@ -55,15 +55,38 @@ export async function ensureDatabase(databaseUrl: string, caFile?: string): Prom
 }
 
 /**
+ * A COMMIT that was sent but not confirmed: no answer within its deadline, or the connection lost
+ * before one came. The transaction may or may not have committed (decisions 12).
+ */
+export class CommitUnconfirmed extends Error {
+  constructor(cause: unknown) {
+    super('COMMIT sent but not confirmed', { cause });
+    this.name = 'CommitUnconfirmed';
+  }
+}
+
+export interface TransactionOptions {
+  /**
+   * How long COMMIT may take to be confirmed, instead of the pool's query_timeout
+   * (POSTGRES_TIMEOUT_MS): a commit cut by the client-side timeout may still have committed on the
+   * server, and its caller would then be told the opposite of what happened.
+   */
+  commitTimeoutMs?: number;
+}
+
+/**
  * Runs `fn` in one transaction. `begin` may extend BEGIN with SET LOCAL statements; null means `fn`
  * sends BEGIN itself, as the start of its first query (one round trip fewer). A checked-out
  * client whose connection dies emits 'error'; unheard, that event would crash the process. Heard,
- * it marks the client to be discarded rather than returned to the pool.
+ * it marks the client to be discarded rather than returned to the pool. A COMMIT without an answer
+ * throws CommitUnconfirmed: no ROLLBACK follows it (there may be nothing left to roll back), and
+ * the connection, in a state nobody knows, is discarded.
  */
 export async function withTransaction<T>(
   pool: Pool,
   fn: (client: PoolClient) => Promise<T>,
   begin: string | null = 'BEGIN',
+  options: TransactionOptions = {},
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
@@ -74,9 +97,13 @@ export async function withTransaction<T>(
   try {
     if (begin !== null) await client.query(begin);
     const result = await fn(client);
-    await client.query('COMMIT');
+    await commit(client, options.commitTimeoutMs);
     return result;
   } catch (err) {
+    if (err instanceof CommitUnconfirmed) {
+      broken ??= err;
+      throw err;
+    }
     await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
       broken ??= rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
     });
@@ -84,6 +111,24 @@ export async function withTransaction<T>(
   } finally {
     client.removeListener('error', onError);
     client.release(broken);
+  }
+}
+
+/**
+ * COMMIT, with its own deadline when given. An error the server answered (a DatabaseError) means
+ * the transaction did not commit; anything else (a timeout, a lost connection) leaves it unknown.
+ */
+async function commit(client: PoolClient, timeoutMs: number | undefined): Promise<void> {
+  try {
+    // node-postgres reads query_timeout per query too (its types omit it).
+    const withDeadline: QueryConfig & { query_timeout?: number } = {
+      text: 'COMMIT',
+      query_timeout: timeoutMs === undefined ? undefined : Math.max(1, Math.floor(timeoutMs)),
+    };
+    await client.query(withDeadline);
+  } catch (err) {
+    if (err instanceof DatabaseError) throw err;
+    throw new CommitUnconfirmed(err);
   }
 }
 
