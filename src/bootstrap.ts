@@ -35,7 +35,16 @@ export interface BootstrapOptions {
    * its pool has no POSTGRES_TIMEOUT_MS deadline. The API's pool always has one (decisions 8).
    */
   bulk?: boolean;
+  /**
+   * False: the search engine is not contacted at all (`import --no-sync`, decisions 12: a bulk load
+   * works while it is unreachable): no local OpenSearch is started and the index is not set up.
+   * The client is still built (on OPENSEARCH_URL, else the local default) and never called.
+   */
+  searchEngine?: boolean;
 }
+
+/** The local OpenSearch's address, for a client that is built but not used (searchEngine: false). */
+const LOCAL_SEARCH_URL = 'http://127.0.0.1:9200';
 
 /**
  * The composition root: resolves the services (local defaults when no URL is configured, decisions
@@ -57,8 +66,10 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   if (options.migrate !== false)
     await postgresStep(() => withPool(createPool(databaseUrl, 2, undefined, caFile), migrate));
 
+  const useSearch = options.searchEngine !== false;
   const searchUrl =
-    env.OPENSEARCH_URL ?? (await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT));
+    env.OPENSEARCH_URL ??
+    (useSearch ? await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT) : LOCAL_SEARCH_URL);
   const connection = searchConnection(env);
   const search = createSearchClient(
     searchUrl,
@@ -70,24 +81,26 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };
   // decisions 10: instances starting at once create the index once (one at a time under a lock).
   // A just-started local JVM may time out the first calls: retry up to its start deadline.
-  await postgresStep(() =>
-    withAdvisoryLock(pool, `index:${alias}`, () =>
-      refusalsOf(
-        'opensearch',
-        withoutCredentials(searchUrl),
-        () =>
-          retryUntil(
-            () => onLivingNode(() => ensureIndex(search, alias, indexLayout)),
-            env.OPENSEARCH_URL ? 0 : env.OPENSEARCH_START_TIMEOUT * 1000,
-            (err) =>
-              logger.warn('index set-up failed; retrying', {
-                error: err instanceof Error ? err.message : String(err),
-              }),
-          ),
-        connection.aws !== undefined,
+  if (useSearch) {
+    await postgresStep(() =>
+      withAdvisoryLock(pool, `index:${alias}`, () =>
+        refusalsOf(
+          'opensearch',
+          withoutCredentials(searchUrl),
+          () =>
+            retryUntil(
+              () => onLivingNode(() => ensureIndex(search, alias, indexLayout)),
+              env.OPENSEARCH_URL ? 0 : env.OPENSEARCH_START_TIMEOUT * 1000,
+              (err) =>
+                logger.warn('index set-up failed; retrying', {
+                  error: err instanceof Error ? err.message : String(err),
+                }),
+            ),
+          connection.aws !== undefined,
+        ),
       ),
-    ),
-  );
+    );
+  }
 
   const redis = env.REDIS_URL
     ? createRedisClient(env.REDIS_URL, {

@@ -73,6 +73,11 @@ export const EnvSchema = z.object({
   RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
   /** decisions 12: free but expensive reads (new_count, unseen_only, group_by...) in flight per account and process. */
   EXPENSIVE_IN_FLIGHT_PER_ACCOUNT: positiveInt(2),
+  /**
+   * decisions 12: every API process tries the sync lock this often and indexes what the store has
+   * that the index has not (search/index-follower.ts); 0 disables it.
+   */
+  SYNC_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
   OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
   /** issue 27: TLS and authentication to managed services (config/connections.ts). */

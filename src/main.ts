@@ -7,6 +7,7 @@ import { createApp } from './app/create-app';
 import { ensureDemoAccount } from './app/demo-account';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
+import { IndexFollower } from './search/index-follower';
 import { logUnhandledRejections } from './infra/process-errors';
 import { redactString, withoutCredentials } from './infra/redact';
 import { UpstreamRefusedError } from './infra/upstream-refusal';
@@ -29,11 +30,16 @@ async function main(): Promise<void> {
       opensearch_auth: searchAuthentication(deps.env),
     });
   });
+  // decisions 12: the index follows the store by itself (SYNC_INTERVAL_MS; 0: off).
+  const follower = new IndexFollower(deps, deps.env.SYNC_INTERVAL_MS, logger).start();
   installGracefulShutdown(server, {
     lifecycle: deps.lifecycle,
     logger,
     graceMs: deps.env.SHUTDOWN_GRACE_MS,
-    release: () => shutdown(deps),
+    release: async () => {
+      await follower.stop();
+      await shutdown(deps);
+    },
     exit: (code) => process.exit(code),
   });
 }

@@ -11,9 +11,15 @@ export interface Command {
   /** `capabilities` composes on first call: commands that need only Postgres never call it. */
   run(
     args: ParsedArgs,
-    capabilities: () => Promise<Capabilities>,
+    capabilities: (options?: ComposeOptions) => Promise<Capabilities>,
     io?: CommandIo,
   ): Promise<Record<string, unknown>>;
+}
+
+/** How a command's capabilities are composed. */
+export interface ComposeOptions {
+  /** False: the store only, the search engine never contacted (import --no-sync). */
+  searchEngine?: boolean;
 }
 
 /** What the CLI hands a command besides its arguments. */

@@ -1,7 +1,7 @@
 import { bootstrap, shutdown } from '../bootstrap';
 import { ConfigError } from '../config';
 import type { Capabilities } from '../app/compose';
-import { parseArgs, UsageError, type Command } from './command';
+import { parseArgs, UsageError, type Command, type ComposeOptions } from './command';
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
 import { ProgressReporter } from './progress-reporter';
@@ -45,11 +45,13 @@ async function main(argv: string[]): Promise<number> {
     intervalMs: json || process.stderr.isTTY ? 2000 : 10_000,
   });
   let capabilities: Capabilities | undefined;
-  const composed = async () => {
+  const composed = async (options: ComposeOptions = {}) => {
     if (!capabilities) {
       // Loaded on first use: the Postgres-only commands never load the read service's modules.
       const { compose } = await import('../app/compose');
-      capabilities = compose(await bootstrap({ poolSize: 4, bulkSearch: true, bulk: true }));
+      capabilities = compose(
+        await bootstrap({ poolSize: 4, bulkSearch: true, bulk: true, ...options }),
+      );
       progress.start();
     }
     return capabilities;

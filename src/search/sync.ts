@@ -35,6 +35,11 @@ export interface SyncDeps {
   progress?: Progress;
   /** Backoff for 429s, 5xx and timeouts of bulk calls (issue 13 item 4). */
   retry?: RetryPolicy;
+  /**
+   * Aborted: stop after the batch in hand (its watermark saved), so a process shutting down
+   * leaves the rest to the next sync (the index follower's stop, decisions 12).
+   */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_RETIRED_GRACE_MS = 600_000;
@@ -56,15 +61,41 @@ export interface SyncResult {
 
 const BATCH = 2000;
 
+const lockName = (deps: SyncDeps) => `sync:${deps.alias}`;
+
 async function withSyncLock<T>(deps: SyncDeps, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await deps.pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`sync:${deps.alias}`]);
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName(deps)]);
     return await fn(client);
   } finally {
     await client
-      .query('SELECT pg_advisory_unlock(hashtext($1))', [`sync:${deps.alias}`])
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName(deps)])
       .catch(() => undefined);
+    client.release();
+  }
+}
+
+/** Like withSyncLock, but only if the lock is free now: null when another process holds it. */
+async function trySyncLock<T>(
+  deps: SyncDeps,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T | null> {
+  const client = await deps.pool.connect();
+  let locked = false;
+  try {
+    const res = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+      [lockName(deps)],
+    );
+    locked = res.rows[0]?.locked === true;
+    return locked ? await fn(client) : null;
+  } finally {
+    if (locked) {
+      await client
+        .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName(deps)])
+        .catch(() => undefined);
+    }
     client.release();
   }
 }
@@ -149,6 +180,7 @@ async function applyChanges(
     deps.progress?.advance(rows.length);
     watermark = last;
     await onBatch(watermark);
+    if (deps.signal?.aborted) break;
     rows = next;
   }
   return { indexed, deleted, watermark };
@@ -159,18 +191,50 @@ async function applyChanges(
  * refresh runs even when nothing changed, so a run after one whose refresh failed completes it.
  */
 export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
-  return withSyncLock(deps, async (client) => {
-    const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
-    await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
-    const from = await readWatermark(client, deps.alias);
-    (deps.progress ?? NO_PROGRESS).phase('index', await countChangesSince(client, from));
-    const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
-      writeWatermark(client, deps.alias, w, index),
-    );
-    const refreshed = await refreshSafely(deps, deps.alias);
-    if (result.indexed || result.deleted) await indexChanged(deps.pool, deps.alias);
-    return { ...result, index, refreshed };
+  return withSyncLock(deps, (client) => incrementalUnderLock(deps, client));
+}
+
+async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise<SyncResult> {
+  const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
+  await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
+  const from = await readWatermark(client, deps.alias);
+  (deps.progress ?? NO_PROGRESS).phase('index', await countChangesSince(client, from));
+  const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
+    writeWatermark(client, deps.alias, w, index),
+  );
+  const refreshed = await refreshSafely(deps, deps.alias);
+  if (result.indexed || result.deleted) await indexChanged(deps.pool, deps.alias);
+  return { ...result, index, refreshed };
+}
+
+/** What one pass of the index follower did (search/index-follower.ts). */
+export type FollowResult =
+  { ran: false; reason: 'locked' | 'current' } | { ran: true; result: SyncResult };
+
+/**
+ * decisions 12: one pass of the index follower that every API process runs. It takes the sync lock
+ * only if it is free now (a sync, import or reindex holding it is doing the work already), and
+ * syncs only when the store has changes past the watermark, or when `refreshPending` (the last
+ * pass's refresh failed): an idle pass costs one indexed query.
+ */
+export async function followStore(deps: SyncDeps, refreshPending = false): Promise<FollowResult> {
+  const result = await trySyncLock(deps, async (client): Promise<FollowResult> => {
+    if (!refreshPending && !(await storeAhead(client, deps.alias))) {
+      return { ran: false, reason: 'current' };
+    }
+    return { ran: true, result: await incrementalUnderLock(deps, client) };
   });
+  return result ?? { ran: false, reason: 'locked' };
+}
+
+/** Whether the store holds a change (record or deletion) the index has not seen. */
+async function storeAhead(client: PoolClient, alias: string): Promise<boolean> {
+  const res = await client.query<{ ahead: boolean }>(
+    `SELECT COALESCE((SELECT max(sync_seq) FROM opportunities), 0)
+          > COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0) AS ahead`,
+    [alias],
+  );
+  return res.rows[0]?.ahead === true;
 }
 
 /**

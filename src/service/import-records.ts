@@ -28,7 +28,8 @@ export interface ImportReport {
   valid: number;
   rejected: RejectedLine[];
   store: ImportStoreResult;
-  sync: SyncResult;
+  /** Null with `sync: false` (import --no-sync): the index follower indexes them later. */
+  sync: SyncResult | null;
 }
 
 /** A pending line of the batch: a record to upsert, or the line number of a deletion. */
@@ -43,12 +44,14 @@ const MAX_REPORTED = 1000;
  * (its tombstone appears in the change feed). A bad line is reported by number and reason and
  * nothing of it is written; a deletion line whose id is not a stored record at that point of the
  * file is a bad line too. Valid lines are applied in batches, in file order, then synced to the
- * index before this returns. Blank lines are skipped.
+ * index before this returns (unless `sync: false`: then the index follower of the API processes
+ * indexes them, decisions 12). Blank lines are skipped.
  */
 export async function importNdjson(
   deps: AppDeps,
   file: string,
   progress: Progress = NO_PROGRESS,
+  options: { sync?: boolean } = {},
 ): Promise<ImportReport> {
   const store: ImportStoreResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const rejected: RejectedLine[] = [];
@@ -113,7 +116,7 @@ export async function importNdjson(
     if (batch.size >= BATCH) await flush();
   }
   await flush();
-  const sync = await syncIncremental({ ...deps, progress });
+  const sync = options.sync === false ? null : await syncIncremental({ ...deps, progress });
   return { ok: rejectedCount === 0, lines, valid, rejected, store, sync };
 }
 

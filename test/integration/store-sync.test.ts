@@ -72,7 +72,7 @@ describe('import', () => {
     );
     const second = await importNdjson(ctx.deps, file);
     expect(second.store).toEqual({ inserted: 0, updated: 0, unchanged: 2, deleted: 0 });
-    expect(second.sync.indexed).toBe(0);
+    expect(second.sync?.indexed).toBe(0);
     const seqAfter = await ctx.deps.pool.query(
       'SELECT id, sync_seq FROM opportunities ORDER BY id',
     );

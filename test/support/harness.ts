@@ -8,6 +8,7 @@ import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import { createLogger } from '../../src/infra/logger';
 import { dropIndices } from '../../src/search/index-manager';
+import { IndexFollower } from '../../src/search/index-follower';
 import type { AppDeps } from '../../src/service/context';
 import { ensureDatabase } from '../../src/store/db';
 
@@ -53,6 +54,12 @@ export async function createTestContext(
   const logs: string[] = [];
   const logger = createLogger(env.LOG_LEVEL, (line) => logs.push(line));
   const deps = await bootstrap({ env, logger, poolSize: 12 });
+  // The index follower of the server process (decisions 12), for the tests that ask for it by
+  // setting SYNC_INTERVAL_MS: the others control when the index is synced.
+  const follower =
+    overrides.SYNC_INTERVAL_MS === undefined
+      ? null
+      : new IndexFollower(deps, env.SYNC_INTERVAL_MS, logger).start();
   const server: Server = await new Promise((resolve) => {
     const s = createApp(compose(deps)).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -63,6 +70,7 @@ export async function createTestContext(
     databaseUrl,
     logs,
     async close() {
+      await follower?.stop();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await dropIndices(deps.search, deps.alias).catch(() => undefined);

@@ -4,7 +4,7 @@ import { UsageError, type Command } from '../command';
 export const importCommand: Command = {
   name: 'import',
   usage:
-    'import FILE            NDJSON of public records and deletions; exit status 1 when any line was bad',
+    'import FILE [--no-sync] NDJSON of public records and deletions; exit status 1 when any line was bad',
   help: `
 Reads FILE as NDJSON, one public record (plus evidence) a line, taken as canonical, or a deletion
 line {"id": "UUID", "deleted": true} (a change-feed tombstone, changed_at optional and ignored)
@@ -12,10 +12,18 @@ that removes a stored record as \`delete ID\` does: gone from detail, list and c
 the change feed. Lines apply in file order; valid lines are written and indexed before the command
 returns; a bad line (invalid record, or a deletion of an id that is not stored at that point) is
 reported with its number and reasons and nothing of it is written. Exit status 1 when any line was
-bad. Progress (lines read, then records indexed) on stderr every 2 seconds.`,
+bad. Progress (lines read, then records indexed) on stderr every 2 seconds.
+
+--no-sync   write the store only ("sync": null), for bulk loads: the search engine is not
+            contacted, so it works while it is unreachable. The API processes' index follower
+            (SYNC_INTERVAL_MS) indexes the records, and indexes deletions away, by itself.`,
   async run(args, capabilities, io) {
-    const file = args.positional[0];
+    // `--no-sync FILE` reads as a flag with a value: the value is then the file.
+    const noSync = args.flags.get('no-sync');
+    const file = args.positional[0] ?? (typeof noSync === 'string' ? noSync : undefined);
     if (!file) throw new UsageError('import needs a FILE');
-    return { ...(await importNdjson((await capabilities()).deps, file, io?.progress)) };
+    const sync = noSync === undefined;
+    const { deps } = await capabilities({ searchEngine: sync });
+    return { ...(await importNdjson(deps, file, io?.progress, { sync })) };
   },
 };
