@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { seedRecords } from '../src/service/seed-records';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
+import { importerCrash } from './faults/importer-crash';
 import { checkLedger } from './faults/ledger';
 import { Load, failed, sleep, summarize, type Sample } from './faults/load';
 import {
@@ -34,6 +35,8 @@ import {
 
 const CURSOR_KEYS = 'faults1=fault-run-cursor-signing-secret-0123456789';
 const SEARCH_TIMEOUT_MS = 5000;
+/** The instances' index follower (decisions 12): the default, set explicitly for the record. */
+const SYNC_INTERVAL_MS = 5000;
 const RUN_DEADLINE_MS = 60 * 60_000;
 const results: { fault: string; ok: boolean }[] = [];
 
@@ -116,6 +119,7 @@ async function main(): Promise<number> {
       OPENSEARCH_TIMEOUT_MS: String(SEARCH_TIMEOUT_MS),
       REDIS_URL: redis.url,
       CURSOR_SIGNING_KEYS: CURSOR_KEYS,
+      SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS),
       LOG_LEVEL: 'warn',
     });
     for (let i = 0; i < 2; i++)
@@ -137,6 +141,19 @@ async function main(): Promise<number> {
     await step('Redis stopped', 3 * 60_000, () => redisFault(world));
     await step('two then four instances', 10 * 60_000, () => fourInstances(world));
     await step('kill -9 of an instance mid-request', 10 * 60_000, () => killNine(world));
+    await step('importer killed between store write and sync', 10 * 60_000, () =>
+      importerCrash(
+        {
+          run,
+          pool,
+          load: world.load,
+          apiUrl: () => proxy.url,
+          syncIntervalMs: SYNC_INTERVAL_MS,
+          cursorKeys: CURSOR_KEYS,
+        },
+        report,
+      ),
+    );
     await load.stop();
     const ledger = await checkLedger(pool);
     report('final ledger', ledger.holds, {

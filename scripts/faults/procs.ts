@@ -11,9 +11,10 @@ import { sleep } from './load';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-// Whatever a run started is stopped when the run is interrupted (Ctrl-C, SIGTERM), not left behind.
+// Whatever a run started (track()) is stopped when the run is interrupted (Ctrl-C, SIGTERM), not
+// left behind.
 const started = new Set<ChildProcess>();
-function track(child: ChildProcess): ChildProcess {
+export function track(child: ChildProcess): ChildProcess {
   started.add(child);
   child.once('exit', () => started.delete(child));
   return child;
