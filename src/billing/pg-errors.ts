@@ -65,33 +65,25 @@ export function isStoreUnavailable(err: unknown): boolean {
   return typeof message === 'string' && DRIVER_MESSAGES.some((re) => re.test(message));
 }
 
-export function meteringUnavailable(cause?: unknown): ApiError {
-  const err = new ApiError(
-    'metering_unavailable',
-    'Usage metering is temporarily unavailable; nothing was delivered or charged. Retry later with a new request id.',
-    undefined,
-    1,
-  );
-  // Kept for the logs: the envelope shows only the code and message.
-  err.cause = cause;
-  return err;
-}
+const NOTHING_RECORDED =
+  'Usage metering is temporarily unavailable; nothing was delivered or charged. Retry later with a new request id.';
 
 /**
  * decisions 12: a delivery whose COMMIT was sent but not confirmed within its deadline may have
  * been recorded and charged. The client is told so, and that asking again costs nothing twice:
  * records it already received this period are repeats.
  */
-export function deliveryUnconfirmed(cause?: unknown): ApiError {
-  const err = new ApiError(
-    'metering_unavailable',
-    'Usage metering did not confirm this delivery in time: it may have been recorded and charged. Retry later with a new request id; records already delivered this period are repeats and free.',
-    undefined,
-    1,
-  );
+const MAYBE_RECORDED =
+  'Usage metering did not confirm this delivery in time: it may have been recorded and charged. Retry later with a new request id; records already delivered this period are repeats and free.';
+
+export function meteringUnavailable(cause?: unknown, message = NOTHING_RECORDED): ApiError {
+  const err = new ApiError('metering_unavailable', message, undefined, 1);
+  // Kept for the logs: the envelope shows only the code and message.
   err.cause = cause;
   return err;
 }
+
+export const deliveryUnconfirmed = (cause?: unknown) => meteringUnavailable(cause, MAYBE_RECORDED);
 
 /** Runs a metering operation, turning a store outage into 503 metering_unavailable (fail closed). */
 export async function failClosed<T>(operation: () => Promise<T>): Promise<T> {

@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
 import { accountWithKey } from '../support/auth-app';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { cliJson } from '../support/cli-json';
+import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 10 `import`, 11 "Change feed": a deletion line {"id", "deleted": true} removes a stored
 // record as `delete ID` does (detail 404, gone from list and count, a tombstone in the feed); a
@@ -35,28 +35,7 @@ function ndjson(name: string, lines: unknown[]): string {
   return file;
 }
 
-function cli(...args: string[]): Promise<{ code: number; report: Record<string, unknown> }> {
-  return new Promise((resolve) => {
-    execFile(
-      'node_modules/.bin/tsx',
-      ['src/cli/main.ts', ...args, '--json'],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: ctx.databaseUrl,
-          CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-          LOG_LEVEL: 'silent',
-        },
-      },
-      (err, stdout) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        const lines = stdout.trim().split('\n');
-        expect(lines).toHaveLength(1);
-        resolve({ code, report: JSON.parse(lines[0] ?? '{}') as Record<string, unknown> });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => cliJson(ctx.databaseUrl, args);
 
 async function get(p: string) {
   const res = await fetch(`${ctx.baseUrl}${p}`, { headers: { 'X-API-Key': key } });

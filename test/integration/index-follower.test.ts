@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { cliJson } from '../support/cli-json';
+import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
 // decisions 12: `import FILE --no-sync` writes the store only and works while the search engine is
@@ -33,29 +33,7 @@ function ndjson(name: string, lines: unknown[]): string {
   return file;
 }
 
-function cli(...args: string[]): Promise<{ code: number; report: Record<string, unknown> }> {
-  return new Promise((resolve) => {
-    execFile(
-      'node_modules/.bin/tsx',
-      ['src/cli/main.ts', ...args, '--json'],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: ctx.databaseUrl,
-          OPENSEARCH_URL: DEAD_SEARCH,
-          CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-          LOG_LEVEL: 'silent',
-        },
-      },
-      (err, stdout) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        const lines = stdout.trim().split('\n');
-        expect(lines).toHaveLength(1);
-        resolve({ code, report: JSON.parse(lines[0] ?? '{}') as Record<string, unknown> });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => cliJson(ctx.databaseUrl, args, { OPENSEARCH_URL: DEAD_SEARCH });
 
 const listedIds = async (): Promise<string[]> => {
   const res = await get(ctx.baseUrl, '/v1/opportunities?limit=100', { key: reader.key });

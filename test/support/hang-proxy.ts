@@ -1,5 +1,4 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { startTcpForwarder } from './tcp-forwarder';
 
 /**
  * A TCP forwarder to a real service that can be made to hang: after hang(), the connections stay
@@ -27,14 +26,7 @@ export async function startHangProxy(
   let hung = false;
   let held: (() => void)[] | null = null;
   let heldRequests = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(targetPort, targetHost);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-      s.on('close', () => sockets.delete(s));
-    }
+  const forwarder = await startTcpForwarder(targetPort, targetHost, (client, upstream) => {
     client.on('data', (chunk: Buffer) => {
       if (hung) return;
       if (!held) {
@@ -47,12 +39,9 @@ export async function startHangProxy(
     upstream.on('data', (chunk) => {
       if (!hung) client.write(chunk);
     });
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    port: (server.address() as AddressInfo).port,
+    port: forwarder.port,
     hang() {
       hung = true;
     },
@@ -68,9 +57,6 @@ export async function startHangProxy(
     get heldRequests() {
       return heldRequests;
     },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () => forwarder.close(),
   };
 }

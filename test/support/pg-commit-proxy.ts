@@ -1,5 +1,4 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { startTcpForwarder } from './tcp-forwarder';
 
 /**
  * A TCP forwarder to Postgres that can delay the server's answer to COMMIT (decisions 12): the
@@ -29,51 +28,36 @@ export async function startCommitProxy(
 ): Promise<CommitProxy> {
   let delayMs = 0;
   let commits = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(targetPort, targetHost);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-      s.on('close', () => sockets.delete(s));
-    }
-    // Replies held since a COMMIT went up, and when they go down.
-    let holdUntil = 0;
-    let held: Buffer[] = [];
+  const forwarder = await startTcpForwarder(targetPort, targetHost, (client, upstream) => {
+    // The server's answers held since a COMMIT went up (null: none held).
+    let held: Buffer[] | null = null;
     const flush = () => {
-      for (const chunk of held) client.write(chunk);
-      held = [];
-      holdUntil = 0;
+      for (const chunk of held ?? []) client.write(chunk);
+      held = null;
     };
     client.on('data', (chunk: Buffer) => {
       if (hasCommit(chunk)) {
         commits++;
-        if (delayMs > 0 && !holdUntil) {
-          holdUntil = Date.now() + delayMs;
+        if (delayMs > 0 && !held) {
+          held = [];
           if (Number.isFinite(delayMs)) setTimeout(flush, delayMs);
         }
       }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (holdUntil) held.push(chunk);
+      if (held) held.push(chunk);
       else client.write(chunk);
     });
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    port: (server.address() as AddressInfo).port,
+    port: forwarder.port,
     delayCommitReplies(ms: number) {
       delayMs = ms;
     },
     get commits() {
       return commits;
     },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () => forwarder.close(),
   };
 }
