@@ -11,11 +11,15 @@ import { IndexFollower } from './search/index-follower';
 import { logUnhandledRejections } from './infra/process-errors';
 import { redactString, withoutCredentials } from './infra/redact';
 import { UpstreamRefusedError } from './infra/upstream-refusal';
+import { staleMappingWarning } from './search/index-definition';
 
 async function main(): Promise<void> {
   const deps = await bootstrap();
   const { logger } = deps;
   logUnhandledRejections(logger);
+  // issue 22: an index built by older code lacks the keyword-search fields until a reindex.
+  const stale = await staleMappingWarning(deps.search, deps.alias).catch(() => null);
+  if (stale) logger.warn('index mapping is older than the code', { detail: stale });
   // decisions 10: production creates no demo account.
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();

@@ -48,20 +48,19 @@ export function parseCursorKeys(envValue: string): CursorKey[] {
   });
 }
 
+/** [freshness, id] (or the change feed's [seq, since]), or relevance's [score, freshness, id]. */
+function isPosition(s: unknown): s is SearchAfter {
+  if (!Array.isArray(s)) return false;
+  const id: unknown = s[s.length - 1];
+  if (typeof id !== 'string' || id === '') return false;
+  if (s.length === 2) return Number.isSafeInteger(s[0]);
+  return s.length === 3 && Number.isFinite(s[0]) && Number.isSafeInteger(s[1]);
+}
+
 function isPayload(value: unknown): value is CursorPayload {
   if (typeof value !== 'object' || value === null) return false;
   const p = value as Record<string, unknown>;
-  const s = p.s;
-  return (
-    p.v === 1 &&
-    typeof p.f === 'string' &&
-    typeof p.a === 'string' &&
-    Array.isArray(s) &&
-    s.length === 2 &&
-    Number.isSafeInteger(s[0]) &&
-    typeof s[1] === 'string' &&
-    s[1] !== ''
-  );
+  return p.v === 1 && typeof p.f === 'string' && typeof p.a === 'string' && isPosition(p.s);
 }
 
 export interface CursorBinding {
@@ -122,6 +121,6 @@ export class CursorCodec {
     // A cursor of other filters or another account is as invalid as a forged one (decisions 3).
     if (payload.f !== expected.filterDigest || payload.a !== expected.accountId)
       throw malformedCursor();
-    return [payload.s[0], payload.s[1]];
+    return [...payload.s] as SearchAfter;
   }
 }

@@ -28,6 +28,10 @@ export interface OpportunityDocument {
   pay_basis: string;
   work_structure: string;
   normalized_title: string;
+  /** Keyword search (decisions 13): the text fields that are not filter fields already. */
+  title: string;
+  organization_names: string[];
+  taxonomy_labels: string[];
   country: string | null;
   region_terms: string[];
   city: string | null;
@@ -43,11 +47,22 @@ export function toDocument(record: Opportunity, taxonomy: Taxonomy): Opportunity
   const declared = [record.job_domain, record.job_family, record.job_subfamily, record.job_class];
   // The deepest classified node's lineage covers the declared ids; the union keeps both honest.
   const ancestors = new Set<string>();
+  const labels = new Set<string>();
   for (const id of declared) {
     if (!id) continue;
     ancestors.add(id);
-    for (const node of taxonomy.lineage(id)) ancestors.add(node.id);
+    for (const node of taxonomy.lineage(id)) {
+      ancestors.add(node.id);
+      // The family, subfamily and class labels; a domain label (Software, Data & AI) is too broad
+      // to be evidence that a record is about any one of its words.
+      if (node.level !== 'domain') labels.add(node.label);
+    }
   }
+  const organizations = [
+    record.employer,
+    record.intermediary,
+    ...record.organizations.map((o) => o.name),
+  ];
   const { location, rate } = record;
   return {
     id: record.id,
@@ -71,6 +86,9 @@ export function toDocument(record: Opportunity, taxonomy: Taxonomy): Opportunity
     pay_basis: record.pay_basis,
     work_structure: record.work_structure,
     normalized_title: record.normalized_title,
+    title: record.title,
+    organization_names: [...new Set(organizations.filter((n): n is string => !!n))],
+    taxonomy_labels: [...labels],
     country: location.country,
     region_terms: [location.region, location.region_code].filter((v): v is string => !!v),
     city: location.city,

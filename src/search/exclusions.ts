@@ -30,6 +30,7 @@ function isSorted(values: readonly string[]): boolean {
 /** The query without the records whose id is in `ids`. */
 export function excludingIds(query: FilterQuery, ids: readonly string[]): FilterQuery {
   if (ids.length === 0) return query;
-  const filter = 'bool' in query ? query.bool.filter : [];
-  return { bool: { filter, must_not: idChunks(ids) } };
+  if (!('bool' in query)) return { bool: { filter: [], must_not: idChunks(ids) } };
+  const { must_not: excluded = [], ...rest } = query.bool;
+  return { bool: { ...rest, must_not: [...excluded, ...idChunks(ids)] } };
 }

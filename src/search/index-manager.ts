@@ -1,11 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
+import { indexDefinition } from './index-definition';
 import { currentLayout, layoutSettings, type IndexLayout } from './index-layout';
-
-const MAPPING_FILE = path.resolve(__dirname, '../../index-mappings/opportunities.json');
-type IndexDefinition = { settings: Record<string, unknown>; mappings: Record<string, unknown> };
-const definition = JSON.parse(readFileSync(MAPPING_FILE, 'utf8')) as IndexDefinition;
 
 /**
  * An index belongs to one database (decisions 10): the alias carries the database's name, so two
@@ -32,9 +27,11 @@ export async function createVersionedIndex(
   // issue 15: shards and replicas from the settings, else those of the version being replaced.
   const replaced = (await aliasTargets(client, alias))[0];
   const current = replaced ? await currentLayout(client, replaced) : {};
+  // The synonyms file is read into the settings here: a reindex picks up an edited list.
+  const definition = indexDefinition();
   const settings = {
     ...definition.settings,
-    index: { ...(definition.settings.index as object), ...layoutSettings(layout, current) },
+    index: { ...definition.settings.index, ...layoutSettings(layout, current) },
   };
   try {
     await client.indices.create({ index, body: { ...definition, settings } as never });

@@ -1,6 +1,7 @@
-import type { Filter } from '../domain/filters';
+import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
 import type { OpportunityDocument } from './documents';
+import { TextMatcher } from './memory-text';
 import { familyIds, workStructures } from './query-builder';
 
 // decisions 2 evaluated in process over indexed documents (search/documents.ts derives the same
@@ -66,5 +67,9 @@ export function filterPredicate(
   if (options.liveOnly) add((d) => d.liveness_status === 'live');
   if (f.first_seen_after) add((d) => atLeast(d.first_seen, f.first_seen_after as string));
   if (f.changed_since) add((d) => atLeast(d.changed_at, f.changed_since as string));
+  if (f.q !== undefined) {
+    const text = new TextMatcher(parseKeywordQuery(f.q)); // decisions 13, memory-text.ts
+    add((d) => text.matches(d));
+  }
   return (doc) => checks.every((check) => check(doc));
 }

@@ -1,5 +1,5 @@
 import type { FacetDimension } from '../domain/facets';
-import type { Filter } from '../domain/filters';
+import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
 import type { ChangeFeedQuery, ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { Taxonomy } from '../domain/taxonomy';
@@ -7,18 +7,28 @@ import { toDocument, type OpportunityDocument } from './documents';
 import { filterPredicate } from './memory-filter';
 import { memoryFacets } from './memory-facets';
 import type { FacetResult, OpportunityIndex, PageHits, PageQuery } from './opportunity-index';
-import type { SearchAfter } from './query-builder';
+import { TextMatcher } from './memory-text';
+import type { FreshnessPosition, SearchAfter } from './query-builder';
 
 interface Entry {
   doc: OpportunityDocument;
   /** The keyset position (decisions 3): freshness in epoch millis, then id. */
-  position: SearchAfter;
+  position: FreshnessPosition;
 }
 
-/** decisions 3: freshness descending, then id ascending (code-unit order, as the keyword sort). */
+/**
+ * decisions 3: freshness descending, then id ascending (code-unit order, as the keyword sort);
+ * under sort=relevance (decisions 13) a score descending comes first.
+ */
 function compare(a: SearchAfter, b: SearchAfter): number {
-  if (a[0] !== b[0]) return b[0] - a[0];
-  return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+  for (let i = 0; i < a.length - 1; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (x !== y) return y - x;
+  }
+  const x = a[a.length - 1] as string;
+  const y = b[b.length - 1] as string;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**
@@ -78,13 +88,13 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
   async page(query: PageQuery): Promise<PageHits> {
     const excluded = new Set(query.excludeIds ?? []);
     const after = query.searchAfter;
-    const hits = this.matching(query.filter, query.liveOnly).filter(
+    const hits = this.ordered(query.filter, this.matching(query.filter, query.liveOnly)).filter(
       (e) => !excluded.has(e.doc.id) && (!after || compare(e.position, after) > 0),
     );
     const page = hits.slice(0, query.limit);
     return {
       records: page.map((e) => e.doc.record),
-      positions: page.map((e) => [...e.position]),
+      positions: page.map((e) => [...e.position] as SearchAfter),
       hasMore: hits.length > query.limit,
       fromCache: false,
     };
@@ -106,6 +116,18 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
   async newCount(filter: Filter, excludeIds: readonly string[]): Promise<number> {
     const excluded = new Set(excludeIds);
     return this.matching(filter).filter((e) => !excluded.has(e.doc.id)).length;
+  }
+
+  /** The entries with their positions in the filter's order (sort=relevance: scored first). */
+  private ordered(
+    filter: Filter,
+    entries: Entry[],
+  ): { doc: OpportunityDocument; position: SearchAfter }[] {
+    if (filter.sort !== 'relevance' || filter.q === undefined) return entries;
+    const text = new TextMatcher(parseKeywordQuery(filter.q));
+    return entries
+      .map((e) => ({ doc: e.doc, position: [text.score(e.doc), ...e.position] as SearchAfter }))
+      .sort((a, b) => compare(a.position, b.position));
   }
 
   /** Matching entries, in list order (the entries are kept sorted). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Client } from '@opensearch-project/opensearch';
 import type { FacetDimension } from '../domain/facets';
 import type { Filter } from '../domain/filters';
@@ -50,7 +51,12 @@ export class OpenSearchIndex implements OpportunityIndex {
       // filter_path: only the records and their sort values cross the wire and get parsed (issue
       // 13: transport overhead); with no hits the engine then answers `{}`.
       const res = await searchCall(() =>
-        this.client.search({ index: this.alias, body, filter_path: PAGE_FILTER_PATH }),
+        this.client.search({
+          index: this.alias,
+          body: body as never,
+          filter_path: PAGE_FILTER_PATH,
+          ...relevancePreference(query.filter),
+        }),
       );
       return (res.body as { hits?: { hits?: PageHit[] } }).hits?.hits ?? [];
     };
@@ -60,7 +66,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     const page = hits.filter((h) => h._source?.record).slice(0, query.limit);
     return {
       records: page.map((h) => h._source?.record as Opportunity),
-      positions: page.map((h): SearchAfter => [Number(h.sort?.[0]), String(h.sort?.[1])]),
+      positions: page.map((h) => position(h.sort ?? [])),
       hasMore: hits.length > query.limit,
       fromCache: !loaded,
     };
@@ -117,6 +123,29 @@ export class OpenSearchIndex implements OpportunityIndex {
     const cache = this.cache[kind] as ResultCache<CachedValue<K>>;
     return cache.get(JSON.stringify(body), load);
   }
+}
+
+/** A hit's sort values as a keyset position: [freshness, id] or [score, freshness, id]. */
+function position(sort: readonly unknown[]): SearchAfter {
+  // The score stays the number the engine sent: search_after must get it back exactly.
+  return sort.length === 3
+    ? [Number(sort[0]), Number(sort[1]), String(sort[2])]
+    : [Number(sort[0]), String(sort[1])];
+}
+
+/**
+ * Scores depend on each shard copy's term statistics (deleted documents count until a merge), so
+ * the pages of one relevance search all ask the same copies: the order stays the same from page
+ * to page on a cluster with replicas (decisions 13, deterministic order).
+ */
+function relevancePreference(filter: Filter): { preference?: string } {
+  if (filter.sort !== 'relevance') return {};
+  return {
+    preference: `q${createHash('sha1')
+      .update(filter.q ?? '')
+      .digest('hex')
+      .slice(0, 16)}`,
+  };
 }
 
 type CachedValue<K extends 'counts' | 'pages'> = K extends 'counts' ? number : PageHit[];

@@ -1,9 +1,16 @@
-import type { Filter } from '../domain/filters';
+import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
 import { excludingIds } from './exclusions';
+import {
+  excludedClauses,
+  requiredClauses,
+  scoringClauses,
+  type TextClause,
+} from './keyword-clauses';
 
 // Turns normalized filters into an OpenSearch query over index-mappings/opportunities.json
-// (decisions 2). Only filter context: no scoring, the order is LIST_SORT (decisions 3).
+// (decisions 2). Filter context, so no scoring and the order is LIST_SORT (decisions 3), except
+// for a list under sort=relevance, whose keyword clauses also score (decisions 13).
 
 export type TermValue = string | number | boolean;
 // Date bounds are ISO strings, rate bounds numbers: the two never mix in one range (this also
@@ -12,14 +19,17 @@ export type RangeBounds<T extends string | number> = { gte?: T; lte?: T };
 export type FilterClause =
   | { term: Record<string, TermValue> }
   | { terms: Record<string, string[]> }
-  | { range: Record<string, RangeBounds<string> | RangeBounds<number>> };
+  | { range: Record<string, RangeBounds<string> | RangeBounds<number>> }
+  | TextClause;
 export type FilterQuery =
   | { match_all: Record<string, never> }
-  | { bool: { filter: FilterClause[]; must_not?: FilterClause[] } };
+  | { bool: { filter: FilterClause[]; must_not?: FilterClause[]; should?: TextClause[] } };
 
 export interface QueryOptions {
   /** Preview: only live records, whatever the filters say (decisions 5). */
   liveOnly?: boolean;
+  /** Add the scored clauses of q (a list under sort=relevance). */
+  score?: boolean;
 }
 
 /** Keyset order: freshness (published_at, else first_seen) desc, then id asc (decisions 3). */
@@ -28,8 +38,33 @@ export const LIST_SORT: ReadonlyArray<Record<string, 'asc' | 'desc'>> = [
   { id: 'asc' },
 ];
 
-/** A list page's search_after: [freshness epoch millis, id], the sort values of its last hit. */
-export type SearchAfter = [number, string];
+/** sort=relevance (decisions 13): the score of q, then the freshness order. */
+export const RELEVANCE_SORT: ReadonlyArray<Record<string, 'asc' | 'desc'>> = [
+  { _score: 'desc' },
+  ...LIST_SORT,
+];
+
+/** A freshness page's search_after: [freshness epoch millis, id], its last hit's sort values. */
+export type FreshnessPosition = [number, string];
+/**
+ * A relevance page's search_after: [score, freshness, id]. The score is the engine's float as it
+ * returned it (a JSON number round-trips exactly), so the next page starts exactly after it.
+ */
+export type RelevancePosition = [number, number, string];
+export type SearchAfter = FreshnessPosition | RelevancePosition;
+
+/** Before every record of the order: where a page that stopped at once resumes. */
+export function startPosition(sort: Filter['sort']): SearchAfter {
+  // A score above any BM25 score (and within a float, as the engine parses it), a freshness above
+  // any date, and the smallest id.
+  return sort === 'relevance'
+    ? [3.4e38, Number.MAX_SAFE_INTEGER, '0']
+    : [Number.MAX_SAFE_INTEGER, '0'];
+}
+
+/** The order of a list: relevance when asked for (q is then present), else freshness. */
+export const sortOf = (filter: Filter) =>
+  filter.sort === 'relevance' ? RELEVANCE_SORT : LIST_SORT;
 
 const term = (field: string, value: TermValue): FilterClause => ({ term: { [field]: value } });
 const terms = (field: string, values: string[]): FilterClause => ({ terms: { [field]: values } });
@@ -108,7 +143,19 @@ export function buildFilterQuery(
   if (options.liveOnly) c.push(term('liveness_status', 'live'));
   if (f.first_seen_after) c.push(range('first_seen', { gte: f.first_seen_after }));
   if (f.changed_since) c.push(range('changed_at', { gte: f.changed_since }));
-  return c.length === 0 ? { match_all: {} } : { bool: { filter: c } };
+  if (f.q === undefined) return c.length === 0 ? { match_all: {} } : { bool: { filter: c } };
+  // decisions 13: q ANDs with every other filter; a query of exclusions only is every record
+  // but the excluded ones.
+  const q = parseKeywordQuery(f.q);
+  const mustNot = excludedClauses(q);
+  const should = options.score ? scoringClauses(q) : [];
+  return {
+    bool: {
+      filter: [...c, ...requiredClauses(q)],
+      ...(mustNot.length > 0 ? { must_not: mustNot } : {}),
+      ...(should.length > 0 ? { should } : {}),
+    },
+  };
 }
 
 export interface ListSearchBody {
@@ -135,8 +182,11 @@ export function buildListSearchBody(
   page: ListPage,
 ): ListSearchBody {
   return {
-    query: excludingIds(buildFilterQuery(filter, taxonomy, page), page.excludeIds ?? []),
-    sort: LIST_SORT.map((s) => ({ ...s })),
+    query: excludingIds(
+      buildFilterQuery(filter, taxonomy, { ...page, score: filter.sort === 'relevance' }),
+      page.excludeIds ?? [],
+    ),
+    sort: sortOf(filter).map((s) => ({ ...s })),
     size: page.size,
     track_total_hits: false, // keyset paging needs no total; counting is /count's job
     _source: ['record'],

@@ -94,10 +94,13 @@ export async function changeFeedPage(
   let after = 0;
   let since = request.since;
   if (request.cursor !== undefined) {
-    const [seq, boundSince] = await cursor.decode(request.cursor, {
+    const position = await cursor.decode(request.cursor, {
       filterDigest: FEED_BINDING,
       accountId,
     });
+    // The feed's positions are [seq, since]; a list's relevance position is not one of them.
+    if (position.length !== 2) throw malformedCursor();
+    const [seq, boundSince] = position;
     const cursorSince = boundSince === FROM_START ? null : boundSince;
     if (since !== null && since !== cursorSince) throw malformedCursor();
     since = cursorSince;

@@ -1,24 +1,22 @@
+import { malformedCursor } from '../domain/errors';
 import { filterDigest, type ParsedRequest } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
 import type { CursorCodec } from '../search/cursor';
 import type { OpportunityIndex } from '../search/opportunity-index';
-import type { SearchAfter } from '../search/query-builder';
+import { startPosition, type SearchAfter } from '../search/query-builder';
 
 export interface Page {
   records: Opportunity[];
   nextCursor: string | null;
   /** Each record's keyset position, so a page cut short can resume after any of its records. */
   positions: SearchAfter[];
-  /** Where this page started: the cursor's position, or undefined on the first page. */
-  start?: SearchAfter;
+  /** Where this page started: the cursor's position, or the start of the order. */
+  start: SearchAfter;
   /** The filter digest the page's cursors are bound to. */
   digest: string;
   /** Served from the search cache: someone asked for this page lately, likely this account. */
   fromCache: boolean;
 }
-
-/** Before every record: a freshness above any date, so search_after it starts at the top. */
-export const START_POSITION: SearchAfter = [Number.MAX_SAFE_INTEGER, '0'];
 
 /**
  * One keyset page of a request (decisions 3): the cursor is checked against the filters and the
@@ -37,6 +35,10 @@ export async function searchPage(
     request.cursor !== undefined && accountId !== null
       ? await cursor.decode(request.cursor, { filterDigest: digest, accountId })
       : undefined;
+  // The digest binds the sort (decisions 13); a position of the other order's shape is forged.
+  if (searchAfter && searchAfter.length !== startPosition(request.filter.sort).length) {
+    throw malformedCursor();
+  }
   const hits = await index.page({
     filter: request.filter,
     limit: request.limit,
@@ -53,8 +55,8 @@ export async function searchPage(
     records: hits.records,
     nextCursor,
     positions: hits.positions,
+    start: searchAfter ?? startPosition(request.filter.sort),
     digest,
     fromCache: hits.fromCache,
-    ...(searchAfter ? { start: searchAfter } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { PageDelivery } from '../billing/metering';
 import type { Opportunity } from '../domain/record';
 import type { CursorCodec } from '../search/cursor';
-import { START_POSITION, type Page } from './opportunity-search';
+import type { Page } from './opportunity-search';
 
 /**
  * The page as the meter served it (decisions 11). max_new may stop it before the record that
@@ -20,12 +20,7 @@ export async function servedPage(
   const served = new Set(delivery.servedIds);
   const records = page.records.slice(0, delivery.consumed).filter((r) => served.has(r.id));
   if (delivery.consumed >= all) return { records, nextCursor: page.nextCursor };
-  const position =
-    delivery.consumed > 0 ? page.positions[delivery.consumed - 1] : (page.start ?? START_POSITION);
-  const nextCursor = await cursor.encode({
-    filterDigest: page.digest,
-    accountId,
-    position: position ?? START_POSITION,
-  });
+  const position = (delivery.consumed > 0 && page.positions[delivery.consumed - 1]) || page.start;
+  const nextCursor = await cursor.encode({ filterDigest: page.digest, accountId, position });
   return { records, nextCursor };
 }

@@ -184,8 +184,13 @@ describe('schemas', () => {
     ).properties;
 
   it('REST schemas list each endpoint’s parameters, typed and described', () => {
+    const [q, ...filters] = FILTER_PARAMS;
+    expect(q).toBe('q');
+    // decisions 13: sort (list and preview only) follows q in the catalog.
     expect(Object.keys(props(restQuerySchema('list')))).toEqual([
-      ...FILTER_PARAMS,
+      'q',
+      'sort',
+      ...filters,
       'unseen_only',
       'cursor',
       'limit',

@@ -15,6 +15,7 @@ import {
   MAX_GROUP_LIMIT,
   MAX_NEW_LIMIT,
 } from '../facets';
+import { MAX_QUERY_LENGTH, QUERY_SYNTAX } from './keyword-query';
 import type { Endpoint, OptionName, ParamKind, ParamName, ParamSpec, Surface } from './types';
 
 // The one catalog of request parameters (contract 4.1-4.3, decisions 2 and 5). Parsing, the REST
@@ -27,6 +28,8 @@ const DATE_FORMAT =
 const TAXONOMY_IDS =
   'Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy).';
 const CASE_INSENSITIVE = 'Exact match, case-insensitive.';
+/** decisions 13: the list orders. */
+export const SORT_ORDERS = ['freshness', 'relevance'] as const;
 
 const spec = (
   name: ParamName,
@@ -36,6 +39,17 @@ const spec = (
 ): ParamSpec => ({ name, kind, description, ...extra });
 
 export const PARAMS: readonly ParamSpec[] = [
+  spec(
+    'q',
+    'query',
+    `Keyword search, 1 to ${MAX_QUERY_LENGTH} characters, over the title, normalized title, specializations, employer, intermediary, organization names and the labels of the record's taxonomy family, subfamily and class. ${QUERY_SYNTAX} Combines with every other filter (AND).`,
+  ),
+  spec(
+    'sort',
+    'enum',
+    'Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q). Bound to the cursor like a filter.',
+    { values: SORT_ORDERS },
+  ),
   spec(
     'published_after',
     'date',
@@ -205,12 +219,13 @@ export const PARAMS_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(
   PARAMS.map((p) => [p.name, p]),
 );
 
-/** Every filter of contract 4.2 (no paging parameters). */
+/** Every filter of contract 4.2 and q (no paging parameters, no order). */
 export const FILTER_PARAMS: readonly ParamName[] = PARAMS.map((p) => p.name).filter(
-  (n) => n !== 'cursor' && n !== 'limit' && n !== 'unseen_only' && !OPTION_PARAMS.has(n),
+  (n) =>
+    n !== 'cursor' && n !== 'limit' && n !== 'unseen_only' && n !== 'sort' && !OPTION_PARAMS.has(n),
 );
 
-/** Contract 4.1's parameter list, exactly (decisions 5). */
+/** Contract 4.1's parameter list (decisions 5), plus q and sort (decisions 13). */
 export const PREVIEW_PARAMS: readonly ParamName[] = [
   'published_after',
   'job_family',
@@ -225,13 +240,15 @@ export const PREVIEW_PARAMS: readonly ParamName[] = [
   'pay_basis',
   'work_structure',
   'liveness_status',
+  'q',
+  'sort',
   'cursor',
   'limit',
 ];
 
 const ENDPOINT_PARAMS: Record<Endpoint, ReadonlySet<ParamName>> = {
-  list: new Set([...FILTER_PARAMS, 'unseen_only', 'cursor', 'limit', 'max_new']),
-  // contract 4.3: no paging parameters; decisions 11: facets and new_count
+  list: new Set([...FILTER_PARAMS, 'sort', 'unseen_only', 'cursor', 'limit', 'max_new']),
+  // contract 4.3: no paging parameters, no order (decisions 13); decisions 11: facets, new_count
   count: new Set([...FILTER_PARAMS, 'group_by', 'group_limit', 'include', 'include_new_count']),
   preview: new Set(PREVIEW_PARAMS),
 };

@@ -18,7 +18,10 @@ function canonical(value: unknown): unknown {
 
 /** SHA-256 (base64url) of the canonical JSON of the normalized filters. */
 export function filterDigest(filter: Filter): string {
+  // sort=freshness is the default order: the same list as no sort, so the same cursors.
+  const { sort, ...rest } = filter;
+  const bound = sort === 'relevance' ? filter : rest;
   return createHash('sha256')
-    .update(JSON.stringify(canonical(filter)))
+    .update(JSON.stringify(canonical(bound)))
     .digest('base64url');
 }

@@ -35,3 +35,10 @@ export type {
   ParseContext,
   ParsedRequest,
 } from './types';
+export {
+  MAX_QUERY_LENGTH,
+  parseKeywordQuery,
+  hasRequiredTerms,
+  type KeywordQuery,
+  type QueryAlternative,
+} from './keyword-query';

@@ -25,6 +25,7 @@ import type {
   Surface,
 } from './types';
 import { defaultOptions, readOption } from './options';
+import { normalizeQuery } from './keyword-query';
 
 // The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
 // identical rules and codes (decisions 2, 5, 9). The adapters only differ in how a raw value is
@@ -148,6 +149,8 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
 }
 
 function normalizeStrings(spec: ParamSpec, list: boolean, items: string[], ctx: ParseContext) {
+  // decisions 13: an empty or over-long q is 400 invalid_filter, not a format error.
+  if (spec.kind === 'query') return normalizeQuery(items.join(','));
   const trimmed = items.map((i) => i.trim());
   // decisions 3: any cursor problem, an empty one included, is 400 malformed_cursor.
   if (spec.kind === 'cursor' && trimmed.some((i) => i === '')) {
@@ -206,6 +209,10 @@ function valueOf(
 
 /** Cross-parameter rules, after every parameter passed on its own (decisions 2). */
 function checkCrossRules(filter: Filter, ctx: ParseContext): void {
+  // decisions 13: relevance is the score of q; without q there is nothing to score.
+  if (filter.sort === 'relevance' && filter.q === undefined) {
+    throw invalidFilter('sort', 'unsupported', 'sort=relevance needs q (a keyword search).');
+  }
   const families = filter.job_family;
   if (!families || !filter.job_subfamily) return;
   for (const sub of filter.job_subfamily) {

@@ -52,7 +52,7 @@ const coerceJson: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
         : wrongType(name, 'an integer');
     default:
       if (typeof raw !== 'string') return wrongType(name, 'a string');
-      if (spec.kind !== 'cursor' && raw.includes(',')) notAList(name);
+      if (spec.kind !== 'cursor' && spec.kind !== 'query' && raw.includes(',')) notAList(name);
       return { type: 'strings', items: [raw] };
   }
 };

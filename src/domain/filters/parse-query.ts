@@ -23,7 +23,7 @@ const coerceText: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
   }
   if (list) return { type: 'strings', items: raw.split(',') };
   // A cursor is opaque; every other single-valued parameter rejects a comma list (decisions 2).
-  if (spec.kind !== 'cursor' && raw.includes(',')) notAList(name);
+  if (spec.kind !== 'cursor' && spec.kind !== 'query' && raw.includes(',')) notAList(name);
   switch (spec.kind) {
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') {

@@ -9,6 +9,7 @@ import {
 } from './catalog';
 import { ISO_COUNTRY_CODES } from './countries';
 import { DATE_PARAM_PATTERN } from './dates';
+import { MAX_QUERY_LENGTH } from './keyword-query';
 import type { Endpoint, ParamName, ParamSpec } from './types';
 
 // Zod schemas generated from the catalog. They DESCRIBE the parameters (OpenAPI document,
@@ -49,6 +50,9 @@ export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
  * is 400 not_a_list), at most MAX_TEXT_LENGTH characters. */
 const TEXT_PATTERN = '^[^,]*[^,\\s][^,]*$';
 const TAXONOMY_ID_PATTERN = '^[a-z0-9_]+$';
+const QUERY_PATTERN = '^\\S(?:[\\s\\S]*\\S)?$';
+/** decisions 13: examples that teach the q syntax (words, exclusion, phrases, OR). */
+const QUERY_EXAMPLES = ['senior golang k8s -intern', '"data engineer" OR "machine learning"'];
 // At most 308 integer digits: a longer one can pass Number.MAX_VALUE, which the service refuses.
 const REST_DECIMAL_PATTERN = '^\\d{1,308}(\\.\\d+)?$';
 
@@ -57,6 +61,20 @@ export const dateParam = () =>
     .string()
     .meta({ pattern: DATE_PARAM_PATTERN, examples: ['2026-01-31T09:00:00Z', '2026-01-31'] });
 export const cursorParam = () => z.string().min(1);
+/**
+ * Keyword search q (decisions 13): 1 to 200 characters (code points, as maxLength counts them)
+ * once trimmed; commas are text. The pattern leaves surrounding whitespace out (the service
+ * trims it: a leniency, like free text's).
+ */
+const queryParam = () =>
+  z
+    .string()
+    .max(MAX_QUERY_LENGTH)
+    .meta({
+      minLength: 1,
+      pattern: QUERY_PATTERN,
+      examples: [...QUERY_EXAMPLES],
+    });
 const limitParam = (max: number) => z.int().min(1).max(max);
 // `enum` through meta rather than z.enum, which keys values by name and so moves `1099` first:
 // the document lists a vocabulary in its own order, as the MCP schemas do.
@@ -101,6 +119,8 @@ export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType 
         .max(spec.max ?? Number.MAX_SAFE_INTEGER);
     case 'text':
       return z.string().max(MAX_TEXT_LENGTH).meta({ minLength: 1, pattern: TEXT_PATTERN });
+    case 'query':
+      return queryParam();
   }
 }
 
@@ -131,6 +151,13 @@ function toolMeta(spec: ParamSpec, endpoint: Endpoint): Record<string, unknown> 
     }
     case 'integer':
       return { type: 'integer', minimum: spec.min, maximum: spec.max };
+    case 'query':
+      return {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_QUERY_LENGTH,
+        examples: QUERY_EXAMPLES,
+      };
     default:
       return { type: 'string' };
   }

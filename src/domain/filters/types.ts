@@ -22,7 +22,9 @@ export type ParamKind =
   | 'country'
   | 'cursor'
   | 'limit'
-  | 'integer';
+  | 'integer'
+  /** Keyword search text (decisions 13): commas and every other character are text. */
+  | 'query';
 
 /**
  * The normalized filters of one request. Only parameters that were given are present; list
@@ -31,6 +33,10 @@ export type ParamKind =
  * The same object is echoed as meta.applied_filters.
  */
 export type Filter = {
+  /** Keyword search (decisions 13), trimmed; the syntax is read by keyword-query.ts. */
+  q?: string;
+  /** List order (decisions 13); absent means freshness. Bound to the cursor like any filter. */
+  sort?: 'freshness' | 'relevance';
   published_after?: string;
   published_before?: string;
   fresh_after?: string;

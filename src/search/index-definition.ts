@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@opensearch-project/opensearch';
+import { repositorySynonyms } from './synonyms';
+
+// The definition of a new index version: index-mappings/opportunities.json with the keyword
+// search's synonym rules (index-mappings/synonyms.txt) written into its analysis settings. The
+// mapping carries a version in `_meta`, so a process can tell an index built by older code.
+
+const MAPPING_FILE = path.resolve(__dirname, '../../index-mappings/opportunities.json');
+
+export type IndexDefinition = {
+  settings: Record<string, unknown> & {
+    index: Record<string, unknown>;
+    analysis: { filter: Record<string, Record<string, unknown>> };
+  };
+  mappings: Record<string, unknown> & { _meta: { mapping_version: number } };
+};
+
+const base = JSON.parse(readFileSync(MAPPING_FILE, 'utf8')) as IndexDefinition;
+
+/** The mapping version of this code: bump it in opportunities.json with every mapping change. */
+export const MAPPING_VERSION = base.mappings._meta.mapping_version;
+
+/** The index definition with the repository's synonyms inline (a fresh copy each call). */
+export function indexDefinition(
+  synonyms: readonly string[] = repositorySynonyms(),
+): IndexDefinition {
+  const definition = structuredClone(base);
+  definition.settings.analysis.filter.keyword_synonyms = {
+    type: 'synonym_graph',
+    synonyms: [...synonyms],
+  };
+  return definition;
+}
+
+/** The mapping version of the index an alias serves; 1 for an index built before versions. */
+export async function liveMappingVersion(client: Client, alias: string): Promise<number | null> {
+  const res = await client.indices.getMapping({ index: alias });
+  const [first] = Object.values(res.body as Record<string, { mappings?: { _meta?: unknown } }>);
+  if (!first) return null;
+  const meta = first.mappings?._meta as { mapping_version?: unknown } | undefined;
+  return typeof meta?.mapping_version === 'number' ? meta.mapping_version : 1;
+}
+
+/**
+ * A warning for the operator when the live index was built by older code (issue 22): the new
+ * fields (keyword search) are missing until `cli reindex` builds a new version and swaps the alias.
+ */
+export async function staleMappingWarning(client: Client, alias: string): Promise<string | null> {
+  const live = await liveMappingVersion(client, alias);
+  if (live === null || live >= MAPPING_VERSION) return null;
+  return (
+    `the index behind ${alias} has mapping version ${live}, this code expects ${MAPPING_VERSION}: ` +
+    'keyword search (q) will fail on it until `npm run cli -- reindex` builds a new index ' +
+    'version and swaps the alias (no downtime; docs/search.md)'
+  );
+}

@@ -1,0 +1,170 @@
+import type { KeywordQuery } from '../domain/filters';
+import type { OpportunityDocument } from './documents';
+import { repositorySynonyms, synonymMap } from './synonyms';
+
+// The keyword search of decisions 13 for the in-memory index (fast suite): a crude copy of the
+// engine's analysis (index-mappings/opportunities.json) that agrees with it on plain cases, which
+// test/integration/index-contract.test.ts checks: word tokens (letters, digits, inner dots and
+// apostrophes: node.js stays one token as with the standard tokenizer), possessives dropped, lower
+// case, accents folded, plurals stemmed (the engine's KStem does more; the fixture avoids the
+// difference), and the repository's synonyms expanded on the query side.
+
+const TOKEN = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
+const FOLDED: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l' };
+
+const fold = (token: string) =>
+  token
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[ßæœøđł]/g, (ch) => FOLDED[ch] ?? ch);
+
+/** Tokens before stemming: what the synonym rules are matched against. */
+function preTokens(text: string): string[] {
+  return [...text.matchAll(TOKEN)].map((m) => fold(m[0].replace(/['’][sS]$/, '').toLowerCase()));
+}
+
+/** Plural stripping (Lucene's English minimal stemmer). */
+export function stem(token: string): string {
+  const n = token.length;
+  if (n < 3 || !token.endsWith('s')) return token;
+  const before = token[n - 2];
+  if (before === 'u' || before === 's') return token;
+  if (before === 'e') {
+    const third = token[n - 3];
+    if (n > 3 && third === 'i' && token[n - 4] !== 'a' && token[n - 4] !== 'e') {
+      return `${token.slice(0, n - 3)}y`;
+    }
+    if (third === 'i' || third === 'a' || third === 'o' || third === 'e') return token;
+  }
+  return token.slice(0, -1);
+}
+
+/** The indexed tokens of a text. */
+export const analyze = (text: string): string[] => preTokens(text).map(stem);
+
+/** One position of a query: the token sequences any of which satisfies it. */
+type Unit = string[][];
+
+let rules: { key: string[]; alternatives: string[][] }[] | undefined;
+
+/** The synonym rules by their pre-stem token sequences, longest first. */
+function synonymRules() {
+  rules ??= [...synonymMap(repositorySynonyms())]
+    .map(([key, alts]) => ({
+      key: preTokens(key),
+      alternatives: alts.map((a) => preTokens(a).map(stem)),
+    }))
+    .filter((r) => r.key.length > 0)
+    .sort((a, b) => b.key.length - a.key.length);
+  return rules;
+}
+
+/** A query text as units: each token, or a span a synonym rule rewrites into its alternatives. */
+function units(text: string): Unit[] {
+  const tokens = preTokens(text);
+  const out: Unit[] = [];
+  for (let i = 0; i < tokens.length;) {
+    const rule = synonymRules().find((r) => r.key.every((t, k) => tokens[i + k] === t));
+    if (rule) {
+      out.push(rule.alternatives);
+      i += rule.key.length;
+    } else {
+      out.push([[stem(tokens[i] as string)]]);
+      i++;
+    }
+  }
+  return out;
+}
+
+/** A document's searched values, each as its tokens, with the boost of its field. */
+interface Field {
+  boost: number;
+  values: string[][];
+}
+
+function fields(doc: OpportunityDocument): Field[] {
+  const of = (boost: number, texts: readonly string[]) => ({ boost, values: texts.map(analyze) });
+  return [
+    of(3, [doc.title, doc.normalized_title]),
+    of(2, doc.specializations),
+    of(1, [...doc.organization_names, ...doc.taxonomy_labels]),
+  ];
+}
+
+const hasAll = (tokens: ReadonlySet<string>, seq: readonly string[]) =>
+  seq.every((t) => tokens.has(t));
+const unitIn = (tokens: ReadonlySet<string>, unit: Unit) => unit.some((s) => hasAll(tokens, s));
+
+/** The token sequences a phrase stands for (its synonym variants), at most 64. */
+function phraseVariants(text: string): string[][] {
+  let variants: string[][] = [[]];
+  for (const unit of units(text)) {
+    variants = variants.flatMap((v) => unit.map((alt) => [...v, ...alt])).slice(0, 64);
+  }
+  return variants.filter((v) => v.length > 0);
+}
+
+const contains = (value: readonly string[], seq: readonly string[]) =>
+  value.some((_, i) => seq.every((t, k) => value[i + k] === t));
+
+/** A matcher and scorer of one keyword query over documents. */
+export class TextMatcher {
+  private readonly words: Unit[];
+  private readonly groups: { phrase: boolean; units: Unit[]; variants: string[][] }[][];
+  private readonly excludedWords: Unit[];
+  private readonly excludedPhrases: string[][][];
+
+  constructor(q: KeywordQuery) {
+    this.words = q.words.length > 0 ? units(q.words.join(' ')) : [];
+    this.groups = q.groups.map((g) =>
+      g.map((a) => ({
+        phrase: a.phrase,
+        units: a.phrase ? [] : units(a.text),
+        variants: a.phrase ? phraseVariants(a.text) : [],
+      })),
+    );
+    this.excludedWords = q.excludedWords.length > 0 ? units(q.excludedWords.join(' ')) : [];
+    this.excludedPhrases = q.excludedPhrases.map(phraseVariants);
+    // Required words that analyze to nothing (a lone `-`) match nothing, as in the engine.
+    this.nothing = q.words.length > 0 && this.words.length === 0;
+  }
+
+  private readonly nothing: boolean;
+
+  matches(doc: OpportunityDocument): boolean {
+    if (this.nothing) return false;
+    const all = fields(doc).flatMap((f) => f.values);
+    const tokens = new Set(all.flat());
+    const phraseIn = (variants: string[][]) =>
+      variants.some((seq) => all.some((value) => contains(value, seq)));
+    if (!this.words.every((u) => unitIn(tokens, u))) return false;
+    const alternativeIn = (a: { phrase: boolean; units: Unit[]; variants: string[][] }) =>
+      a.phrase
+        ? phraseIn(a.variants)
+        : a.units.length > 0 && a.units.every((u) => unitIn(tokens, u));
+    if (!this.groups.every((g) => g.some(alternativeIn))) return false;
+    if (this.excludedWords.some((u) => unitIn(tokens, u))) return false;
+    return !this.excludedPhrases.some(phraseIn);
+  }
+
+  /** A crude relevance: each required unit or phrase scores the boost of its best field. */
+  score(doc: OpportunityDocument): number {
+    const byField = fields(doc).map((f) => ({
+      boost: f.boost,
+      tokens: new Set(f.values.flat()),
+      values: f.values,
+    }));
+    const best = (hit: (f: (typeof byField)[number]) => boolean) =>
+      Math.max(0, ...byField.filter(hit).map((f) => f.boost));
+    let total = 0;
+    for (const u of this.words) total += best((f) => unitIn(f.tokens, u));
+    for (const group of this.groups) {
+      for (const a of group) {
+        total += a.phrase
+          ? best((f) => a.variants.some((seq) => f.values.some((v) => contains(v, seq))))
+          : a.units.reduce((sum, u) => sum + best((f) => unitIn(f.tokens, u)), 0);
+      }
+    }
+    return total;
+  }
+}
