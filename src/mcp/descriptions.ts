@@ -41,10 +41,20 @@ export const SERVER_INSTRUCTIONS = [
   UNTRUSTED,
 ].join('\n\n');
 
+const KEYWORDS =
+  'q is a keyword search over titles, specializations, organizations and taxonomy labels: words ' +
+  'are ANDed, "a phrase" matches adjacent words in order, -word or -"a phrase" excludes, and an ' +
+  'upper-case OR between two terms matches either; other punctuation is plain text. Example ' +
+  'values of q: `senior golang k8s -intern` (every word, no intern; golang also finds go, k8s ' +
+  'also finds kubernetes) and `"data engineer" OR "machine learning" -manager`. Case, accents ' +
+  'and plurals do not matter; 1 to 200 characters.';
+
 export const SEARCH_DESCRIPTION = [
   'Search opportunities and return one page of the list envelope ' +
     '{ data: [opportunity], pagination: { returned, next_cursor, has_more, limit }, ' +
-    'meta: { request_id, applied_filters } }, newest first (published_at, else first_seen).',
+    'meta: { request_id, applied_filters } }, newest first (published_at, else first_seen), or ' +
+    'best keyword match first with sort: "relevance" (needs q).',
+  KEYWORDS,
   'Filters combine with AND; the values of an array filter combine with OR. `unknown` is not ' +
     'eligible (commercial_eligibility=eligible never matches unknown); remote=true does not mean ' +
     'worldwide (see location.remote_scope and location.country); records without a rate never ' +
@@ -76,9 +86,10 @@ export const GET_DESCRIPTION = [
 export const COUNT_DESCRIPTION = [
   'Count the opportunities matching the filters and return the count envelope ' +
     '{ count, meta: { request_id, applied_filters } }. Same filters and meanings as ' +
-    'search_opportunities, without cursor or limit.',
+    'search_opportunities, without cursor, limit or sort.',
   'Free: it spends no allowance (it still counts toward the request rate limit), which makes it ' +
     'the way to size and narrow a query before searching.',
+  KEYWORDS,
   'include_new_count: true adds new_count (matching records not yet delivered to this account ' +
     'this period: what listing them all would consume) and new_cost_millicents (what that would ' +
     'take from the prepaid wallet after the remaining included allowance). group_by (one or two ' +

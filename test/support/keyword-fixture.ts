@@ -1,0 +1,221 @@
+import type { Opportunity } from '../../src/domain/record';
+import { CLASSES, classified, makeRecord } from './fixtures';
+
+// Records for the keyword search (decisions 13, issue 22): titles chosen for stemming (developer /
+// developers), every synonym pair of the repository's list written one way or the other, phrases
+// and their word order, case, accents, possessives, punctuation, OR and exclusions. Unclassified
+// and without specializations or organizations unless a case needs them, so that only the named
+// text can match. Each has its own day: the freshness order is known.
+
+const NONE = classified([null, null, null, null]);
+
+const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
+  { title: 'Senior Golang Developer', specializations: ['kubernetes'], employer: 'Stripe' },
+  { title: 'Go Developers for a payments team' },
+  { title: 'JavaScript Engineer' },
+  { title: 'JS Developer' },
+  { title: 'Kubernetes Platform Engineer' },
+  { title: 'K8s Reliability Lead' },
+  { title: 'Software Engineer, Payments' },
+  { title: 'SWE II' },
+  { title: 'Machine Learning Engineer' },
+  { title: 'ML Scientist' },
+  { title: 'Artificial Intelligence Researcher' },
+  { title: 'AI Trainer' },
+  { title: 'Développeur Python Sénior' },
+  { title: 'PostgreSQL DBA' },
+  { title: 'Postgres Database Administrator' },
+  { title: 'Data Engineer', employer: 'Snowflake Inc' },
+  { title: 'Engineer, Data Platform' },
+  { title: 'ReactJS Frontend Developer' },
+  { title: 'Frontend Wizard', ...classified(CLASSES.react) },
+  { title: 'DevOps Engineer' },
+  { title: 'Dev Ops Specialist' },
+  { title: 'C++ Developer' },
+  { title: 'Node.js Backend Developer' },
+  { title: 'TypeScript Developer' },
+  { title: 'TS Architect' },
+  { title: "Contractor's Handbook Writer" },
+  { title: 'Rust Engineer', employer: 'Ferrous Systems' },
+];
+
+export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
+  const day = String(1 + i).padStart(2, '0');
+  const at = `2026-10-${day}T08:00:00.000Z`;
+  return makeRecord({
+    ...NONE,
+    normalized_title: t.title.toLowerCase(),
+    employer: null,
+    organizations: [],
+    specializations: [],
+    published_at: at,
+    first_seen: at,
+    changed_at: at,
+    last_verified_live_at: at,
+    ...t,
+  });
+});
+
+/** The fixture's records whose title is one of these, in list order (freshness desc). */
+export function titled(...titles: string[]): string[] {
+  return KEYWORD_FIXTURE.filter((r) => titles.includes(r.title))
+    .sort((a, b) => (b.published_at as string).localeCompare(a.published_at as string))
+    .map((r) => r.id);
+}
+
+/** Queries and the titles each must return: the rules of decisions 13, one case each. */
+export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: string[]]> = [
+  [
+    'stemming: developer matches developers',
+    'developers',
+    [
+      'Senior Golang Developer',
+      'Go Developers for a payments team',
+      'JS Developer',
+      'ReactJS Frontend Developer',
+      'Frontend Wizard', // its class label: React Developer
+      'C++ Developer',
+      'Node.js Backend Developer',
+      'TypeScript Developer',
+    ],
+  ],
+  ['synonym js → javascript', 'js', ['JavaScript Engineer', 'JS Developer']],
+  ['synonym javascript → js', 'javascript', ['JavaScript Engineer', 'JS Developer']],
+  ['synonym ts → typescript', 'ts', ['TypeScript Developer', 'TS Architect']],
+  ['synonym typescript → ts', 'TypeScript', ['TypeScript Developer', 'TS Architect']],
+  [
+    'synonym golang → go',
+    'golang',
+    ['Senior Golang Developer', 'Go Developers for a payments team'],
+  ],
+  ['synonym go → golang', 'go', ['Senior Golang Developer', 'Go Developers for a payments team']],
+  [
+    'synonym k8s → kubernetes (title and specialization)',
+    'k8s',
+    ['Senior Golang Developer', 'Kubernetes Platform Engineer', 'K8s Reliability Lead'],
+  ],
+  [
+    'synonym kubernetes → k8s',
+    'kubernetes',
+    ['Senior Golang Developer', 'Kubernetes Platform Engineer', 'K8s Reliability Lead'],
+  ],
+  ['synonym swe → software engineer', 'swe', ['Software Engineer, Payments', 'SWE II']],
+  [
+    'synonym software engineer → swe',
+    'software engineer',
+    ['Software Engineer, Payments', 'SWE II'],
+  ],
+  ['synonym ml → machine learning', 'ml', ['Machine Learning Engineer', 'ML Scientist']],
+  [
+    'synonym machine learning → ml',
+    'machine learning',
+    ['Machine Learning Engineer', 'ML Scientist'],
+  ],
+  [
+    'synonym ai → artificial intelligence',
+    'ai',
+    ['Artificial Intelligence Researcher', 'AI Trainer'],
+  ],
+  [
+    'synonym artificial intelligence → ai',
+    'artificial intelligence',
+    ['Artificial Intelligence Researcher', 'AI Trainer'],
+  ],
+  ['synonym devops → dev ops', 'devops', ['DevOps Engineer', 'Dev Ops Specialist']],
+  ['synonym dev ops → devops', 'dev ops', ['DevOps Engineer', 'Dev Ops Specialist']],
+  [
+    'synonym postgres → postgresql',
+    'postgres',
+    ['PostgreSQL DBA', 'Postgres Database Administrator'],
+  ],
+  [
+    'synonym postgresql → postgres',
+    'postgresql',
+    ['PostgreSQL DBA', 'Postgres Database Administrator'],
+  ],
+  [
+    'synonym react → reactjs (and the class label)',
+    'react',
+    ['ReactJS Frontend Developer', 'Frontend Wizard'],
+  ],
+  ['synonym reactjs → react', 'reactjs', ['ReactJS Frontend Developer', 'Frontend Wizard']],
+  ['case-insensitive', 'RUST ENGINEER', ['Rust Engineer']],
+  ['accent-insensitive, both ways', 'developpeur senior', ['Développeur Python Sénior']],
+  ['accented query', 'DÉVELOPPEUR', ['Développeur Python Sénior']],
+  ['possessive', 'contractor', ["Contractor's Handbook Writer"]],
+  ['words ANDed across fields (employer)', 'golang stripe', ['Senior Golang Developer']],
+  ['words in any order', 'engineer data', ['Data Engineer', 'Engineer, Data Platform']],
+  ['phrase: adjacent, in order', '"data engineer"', ['Data Engineer']],
+  ['phrase of the other order', '"engineer data"', ['Engineer, Data Platform']],
+  [
+    'exclusion of a word',
+    'engineer -data -kubernetes',
+    [
+      'JavaScript Engineer',
+      'Software Engineer, Payments',
+      'Machine Learning Engineer',
+      'DevOps Engineer',
+      'Rust Engineer',
+    ],
+  ],
+  ['exclusion of a phrase', 'data -"data engineer"', ['Engineer, Data Platform']],
+  [
+    'OR',
+    'rust OR postgresql',
+    ['Rust Engineer', 'PostgreSQL DBA', 'Postgres Database Administrator'],
+  ],
+  [
+    'OR with an AND beside it',
+    'engineer rust OR platform',
+    ['Rust Engineer', 'Kubernetes Platform Engineer', 'Engineer, Data Platform'],
+  ],
+  ['OR between phrases', '"data engineer" OR "ml scientist"', ['Data Engineer', 'ML Scientist']],
+  ['lower-case or is a word', 'rust or postgresql', []],
+  ['punctuation is text: c++', 'c++', ['C++ Developer']],
+  ['punctuation is text: node.js', 'node.js', ['Node.js Backend Developer']],
+  ['employer', 'snowflake', ['Data Engineer']],
+  ['a lone - matches nothing', '-', []],
+];
+
+/** Queries that must never fail (400 or 5xx): punctuation, operators in odd places. */
+export const HOSTILE_QUERIES: readonly string[] = [
+  'c++',
+  'node.js',
+  'a+b|c',
+  '"unbalanced',
+  'unbalanced"',
+  '"',
+  '""',
+  '-',
+  '--',
+  '-"',
+  'OR',
+  'OR OR',
+  'a OR',
+  'OR a',
+  'a OR OR b',
+  '-a OR -b',
+  '-engineer',
+  '-"data engineer" -rust',
+  '*',
+  '?',
+  '\\',
+  '\\"',
+  '(a AND b)',
+  'title:rust',
+  'a~2 b^3',
+  '[1 TO 5]',
+  '{}',
+  '/regex/',
+  '&&||!',
+  '💥 🚀',
+  '日本語 エンジニア',
+  'a'.repeat(200),
+  'a '.repeat(100).trim(),
+  'OR '.repeat(66).trim(),
+  '-a '.repeat(66).trim(),
+  '"a" '.repeat(50).trim(),
+  'js OR ts OR k8s OR swe OR ml OR ai OR go OR react OR postgres OR devops OR '
+    .repeat(3)
+    .slice(0, 200),
+];
