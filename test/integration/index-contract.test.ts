@@ -7,6 +7,7 @@ import { pgChangeLog } from '../../src/store/changes-repo';
 import { PLANS } from '../../src/store/memory-accounts';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { HOSTILE_QUERIES, KEYWORD_CASES, KEYWORD_FIXTURE } from '../support/keyword-fixture';
 import { FIXTURE, idsOf, type Query } from '../support/read-fixture';
 
 // issue 12: the in-memory opportunity index (the fast suite's) must give OpenSearch's answers.
@@ -19,11 +20,11 @@ let memory: MemoryIndex;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  await storeAndIndex(ctx.deps, [...FIXTURE]);
+  await storeAndIndex(ctx.deps, [...FIXTURE, ...KEYWORD_FIXTURE]);
   // No result cache: every answer comes from the engine.
   real = new OpenSearchIndex(ctx.deps.search, ctx.deps.alias, ctx.deps.taxonomy);
   memory = new MemoryIndex(ctx.deps.taxonomy);
-  memory.put(FIXTURE);
+  memory.put([...FIXTURE, ...KEYWORD_FIXTURE]);
 });
 afterAll(() => ctx.close());
 
@@ -103,6 +104,41 @@ describe.each(QUERIES.map((q) => [label(q), q] as const))('filters %s', (_label,
   });
 });
 
+// decisions 13: the keyword search over titles chosen for stemming, synonyms, phrases, exclusion
+// and OR (keyword-fixture.ts), alone and with filters. The in-memory analysis is cruder than the
+// engine's; these are the cases where the fast suite relies on it agreeing.
+const KEYWORD_QUERIES: Query[] = [
+  ...KEYWORD_CASES.map(([, q]) => ({ q })),
+  { q: 'developer', job_family: 'software_engineering' },
+  { q: 'engineer -data', remote: 'false', level: 'senior' },
+  { q: '"data engineer" OR snowflake', liveness_status: 'live' },
+];
+
+describe.each(KEYWORD_QUERIES.map((q) => [label(q), q] as const))('keywords %s', (_label, q) => {
+  it('count and every page agree, freshness order', async () => {
+    const filter = filterOf(q);
+    expect(await memory.count(filter)).toBe(await real.count(filter));
+    expect(await walk(memory, { filter, limit: 4 })).toEqual(
+      await walk(real, { filter, limit: 4 }),
+    );
+  });
+
+  it('sort=relevance visits the same records once', async () => {
+    const filter = { ...filterOf(q), sort: 'relevance' as const };
+    const ids = async (index: OpportunityIndex) =>
+      (await walk(index, { filter, limit: 3 })).flatMap((p) => p.ids);
+    const [fromMemory, fromEngine] = [await ids(memory), await ids(real)];
+    expect(new Set(fromEngine).size).toBe(fromEngine.length);
+    // Scores differ (BM25 against a boost sum): the sets agree, not the order.
+    expect([...fromMemory].sort()).toEqual([...fromEngine].sort());
+  });
+});
+
+it.each(HOSTILE_QUERIES.map((q) => [q]))('hostile q=%s: both answer, alike', async (q) => {
+  const filter = filterOf({ q });
+  expect(await memory.count(filter)).toBe(await real.count(filter));
+});
+
 const PAIRS: FacetDimension[][] = [
   ['job_family', 'level'],
   ['country', 'remote'],
@@ -153,7 +189,7 @@ describe('the change log (change feed)', () => {
       limit: 1000,
     });
     expect(rowsOf(memoryTail)).toEqual(rowsOf(tail));
-    expect(tail).toHaveLength(FIXTURE.length - n);
+    expect(tail).toHaveLength(FIXTURE.length + KEYWORD_FIXTURE.length - n);
   });
 });
 
