@@ -39,7 +39,11 @@ it('sort=relevance: every record once, title matches first', async () => {
 it('the cursor is bound to q and sort', async () => {
   const first = await read(`/v1/opportunities?${qs({ q: 'engineer', limit: '1' })}`);
   const cursor = first.body.pagination.next_cursor as string;
-  for (const other of [{ q: 'developer' }, { q: 'engineer', sort: 'relevance' }]) {
+  const others: Record<string, string>[] = [
+    { q: 'developer' },
+    { q: 'engineer', sort: 'relevance' },
+  ];
+  for (const other of others) {
     expectError(
       await read(`/v1/opportunities?${qs({ ...other, cursor })}`),
       400,

@@ -5,7 +5,13 @@ import { storeAndIndex } from '../support/fixtures';
 import { checkLedger, checkReply } from '../support/fuzz/checks';
 import { ledgerSnapshot } from '../support/fuzz/ledger';
 import { mcpRequest } from '../support/fuzz/mcp';
-import { restRequest, type Endpoint, type FuzzRequest, type World } from '../support/fuzz/requests';
+import {
+  keywordRequest,
+  restRequest,
+  type Endpoint,
+  type FuzzRequest,
+  type World,
+} from '../support/fuzz/requests';
 import { createTestContext, type TestContext } from '../support/harness';
 import { rawRequest, type RawReply } from '../support/raw-http';
 import { FIXTURE } from '../support/read-fixture';
@@ -130,6 +136,12 @@ describe('every endpoint keeps its documented answers and the ledger under hosti
   it(
     'health, readiness, /docs, /llms.txt, /v1/openapi.json, /metrics',
     () => check(restRequest('public', world)),
+    TIMEOUT,
+  );
+
+  it(
+    'keyword search q: operators anywhere, any unicode, 200 characters (decisions 13)',
+    () => check(keywordRequest(world)),
     TIMEOUT,
   );
 

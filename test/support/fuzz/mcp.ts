@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { anyText } from './text';
+import { anyText, keywordText } from './text';
 import {
   assemble,
   cursorArb,
@@ -42,6 +42,8 @@ const ARG_NAMES = [
   'include_new_count',
   'since',
   'opportunity_id',
+  'q',
+  'sort',
 ];
 
 /** Any JSON value, of any type an agent might put where another was expected. */
@@ -66,6 +68,8 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 function argValue(name: string, world: World): fc.Arbitrary<unknown> {
   if (name === 'cursor') return fc.oneof(cursorArb(world), anyValue);
   if (name === 'id') return fc.oneof(fc.constantFrom(...world.ids), fc.uuid(), anyValue);
+  if (name === 'q') return fc.oneof({ weight: 3, arbitrary: keywordText }, anyValue);
+  if (name === 'sort') return fc.oneof(fc.constantFrom('relevance', 'freshness'), anyValue);
   return anyValue;
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { anyText, onTheWire, percentJunk, rawForRequestLine } from './text';
+import { anyText, keywordText, onTheWire, percentJunk, rawForRequestLine } from './text';
 
 // Random and malformed HTTP requests for every endpoint of the service (issue 11, item 10), built
 // from what a fuzz run knows about its world: real keys of several kinds, real cursors, real ids.
@@ -106,9 +106,11 @@ const ENUMS: Record<string, string[]> = {
     'nope',
   ],
   include: ['new_count', 'NEW_COUNT', 'new_count,new_count', 'x'],
+  sort: ['relevance', 'freshness', 'RELEVANCE', 'score'],
 };
 
 const FILTERS = [
+  'q',
   'published_after',
   'published_before',
   'fresh_after',
@@ -141,10 +143,12 @@ const FILTERS = [
 
 /** Parameter names each endpoint documents (contract 4.1-4.3, decisions 11). */
 const PARAMS: Record<string, string[]> = {
-  list: [...FILTERS, 'cursor', 'limit', 'unseen_only', 'max_new'],
+  list: [...FILTERS, 'sort', 'cursor', 'limit', 'unseen_only', 'max_new'],
   count: [...FILTERS, 'group_by', 'group_limit', 'include'],
   changes: ['since', 'cursor', 'limit'],
   preview: [
+    'q',
+    'sort',
     'published_after',
     'job_family',
     'job_subfamily',
@@ -166,6 +170,7 @@ const PARAMS: Record<string, string[]> = {
 /** Values that mean something for this parameter, and near misses. */
 function plausible(name: string, world: World): fc.Arbitrary<string> {
   if (name === 'cursor') return cursorArb(world);
+  if (name === 'q') return keywordText;
   if (/(_after|_before|_since|^since)$/.test(name)) return fc.constantFrom(...DATES);
   if (name.startsWith('job_')) {
     return fc
@@ -500,3 +505,35 @@ export function assemble(parts: {
 }
 
 export { headerSafe, keyKind, keyValue, extraHeader, requestIdHeader };
+
+/**
+ * A keyword search (decisions 13) with a valid key: hostile q text (operators in every position,
+ * any unicode, 200-character inputs and just past them) on list, count and preview, with or without
+ * sort=relevance and another filter. Whatever the text: 200, or 400 invalid_filter, never a 5xx.
+ */
+export function keywordRequest(world: World): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .record({
+      endpoint: fc.constantFrom<Endpoint>('list', 'count', 'preview'),
+      q: keywordText.chain(onTheWire),
+      sort: fc.constantFrom('', '&sort=relevance', '&sort=freshness'),
+      extra: fc.constantFrom('', '&job_family=data', '&remote=true', '&level=senior'),
+      requestId: requestIdHeader(),
+    })
+    .map((r) => {
+      const path = { list: '/v1/opportunities', count: '/v1/opportunities/count' }[
+        r.endpoint as 'list' | 'count'
+      ];
+      const target = `${path ?? '/v1/preview/opportunities'}?q=${r.q}${r.endpoint === 'count' ? '' : r.sort}${r.extra}`;
+      return assemble({
+        endpoint: r.endpoint,
+        method: 'GET',
+        target,
+        key: r.endpoint === 'preview' ? null : { kind: 'valid', placement: 'x-api-key' },
+        secret: world.keys.valid,
+        requestId: r.requestId,
+        headers: [],
+        body: '',
+      });
+    });
+}

@@ -90,3 +90,26 @@ export function rawForRequestLine(value: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
   );
 }
+
+/**
+ * Keyword search text (decisions 13): the operators of q (OR, -, quotes) in every position among
+ * words, punctuation, synonyms and any unicode, up to and just past the 200-character limit.
+ */
+export const keywordText: fc.Arbitrary<string> = (() => {
+  const piece = fc.oneof(
+    fc.constantFrom('OR', 'or', '-', '"', '-"', '""', 'AND', 'NOT', '*', '~', '^2', '\\', '(', ')'),
+    fc.constantFrom('c++', 'node.js', 'a+b|c', 'k8s', 'swe', 'golang', 'Développeur', 'C#', '.NET'),
+    fc.constantFrom('title:rust', '[1 TO 5]', '/re/', '&&', '||', '!', '{', '}', ':', '?'),
+    fc.string({ maxLength: 8 }),
+    fc.string({ unit: 'grapheme', maxLength: 6 }),
+  );
+  const joined = fc
+    .tuple(fc.array(piece, { maxLength: 40 }), fc.constantFrom(' ', '', '  ', '\t'))
+    .map(([parts, sep]) => parts.join(sep));
+  return fc.oneof(
+    { weight: 4, arbitrary: joined },
+    { weight: 1, arbitrary: joined.map((t) => t.padEnd(200, ' x').slice(0, 200)) },
+    { weight: 1, arbitrary: fc.nat({ max: 3 }).map((n) => 'a'.repeat(198 + n)) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 190, maxLength: 201 }) },
+  );
+})();
