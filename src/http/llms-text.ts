@@ -29,6 +29,14 @@ export function llmsText(baseUrl: string): string {
   published_before, fresh_after, first_seen_after, changed_since; limit (1-100, default 25) and
   cursor. Newest first; page with \`cursor\` = pagination.next_cursor, unchanged, with the same
   filters; stop when next_cursor is null.
+  q=TEXT: keyword search (1-200 characters) over titles, specializations, employer, intermediary,
+  organizations and taxonomy labels: words are ANDed, "a phrase" matches adjacent words in order,
+  -word and -"a phrase" exclude, \`a OR b\` (upper-case OR) matches either; other punctuation is
+  text. Case, accents and plurals do not matter; technology synonyms apply (js/javascript,
+  k8s/kubernetes, golang/go, swe/software engineer, ml/machine learning...). Example:
+  q=senior golang k8s -intern. sort=relevance (needs q) gives best match first, then newest;
+  sort=freshness is the default. The cursor is bound to q and sort. q also works on count (with
+  group_by and include=new_count), unseen_only and the preview.
   unseen_only=true: only records not yet delivered to this account this period (each one is new
   and consumed; the cursor is bound to it like a filter). max_new=N (0-100): a budget of new
   records for this page: the page stops before the (N+1)-th new record (repeats still come, up to
@@ -97,9 +105,9 @@ export function llmsText(baseUrl: string): string {
 ## MCP (tool protocol)
 - URL: ${baseUrl}/mcp (Streamable HTTP, stateless, read-only; POST JSON-RPC). Key in
   \`Authorization: Bearer <key>\` or \`X-API-Key\`.
-- Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus cursor,
-  limit, unseen_only and max_new; new records spend allowance), get_opportunity ({ id }),
-  count_opportunities (free; the same filters plus group_by, group_limit and include_new_count),
+- Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus q, sort,
+  cursor, limit, unseen_only and max_new; new records spend allowance), get_opportunity ({ id }),
+  count_opportunities (free; the same filters and q plus group_by, group_limit and include_new_count),
   get_occupation_taxonomy (free), get_usage (free; the same body as /v1/usage).
 - Resource: taxonomy://occupations (application/json, the taxonomy envelope; resources/read).
 - Tool problems come back as results with isError and the error envelope, with the REST codes.

@@ -158,17 +158,17 @@ describe('the document', () => {
     }
   });
 
-  it('has the parameters of contract 4.1-4.3 and decisions 11, no more, no less', () => {
+  it('has the parameters of contract 4.1-4.3 and decisions 11 and 13, no more, no less', () => {
     const PREVIEW = [
       'published_after', 'job_family', 'job_subfamily', 'job_class', 'level', 'engagement_model',
       'commercial_eligibility', 'remote', 'region', 'rate_min', 'pay_basis', 'work_structure',
-      'liveness_status', 'cursor', 'limit',
+      'liveness_status', 'q', 'sort', 'cursor', 'limit',
     ]; // prettier-ignore
     expect(queryNames('/v1/opportunities')).toEqual(
-      [...CONTRACT_FILTERS, 'cursor', 'limit', 'unseen_only', 'max_new'].sort(),
+      [...CONTRACT_FILTERS, 'q', 'sort', 'cursor', 'limit', 'unseen_only', 'max_new'].sort(),
     );
     expect(queryNames('/v1/opportunities/count')).toEqual(
-      [...CONTRACT_FILTERS, 'group_by', 'group_limit', 'include'].sort(),
+      [...CONTRACT_FILTERS, 'q', 'group_by', 'group_limit', 'include'].sort(),
     );
     expect(queryNames('/v1/preview/opportunities')).toEqual([...PREVIEW].sort());
     const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
@@ -231,6 +231,24 @@ describe('the document', () => {
       expect(doc.tags.map((t) => t.name)).toContain(operation.tags?.[0]);
     }
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['ApiKeyHeader']);
+  });
+
+  it('documents the q syntax with examples, and the sort orders (decisions 13)', () => {
+    const param = (path: string, name: string) =>
+      (op(path).parameters ?? []).find((p) => p.in === 'query' && p.name === name) as
+        { description?: string; schema?: Record<string, unknown> } | undefined;
+    for (const path of [
+      '/v1/opportunities',
+      '/v1/opportunities/count',
+      '/v1/preview/opportunities',
+    ]) {
+      const q = param(path, 'q');
+      expect(q?.description).toMatch(/ANDed/);
+      expect(q?.description).toMatch(/OR/);
+      expect(JSON.stringify(q)).toMatch(/senior golang k8s -intern/);
+      expect(q?.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    }
+    expect(JSON.stringify(param('/v1/opportunities', 'sort'))).toMatch(/relevance/);
   });
 
   it('declares the key only where one is needed', () => {
