@@ -52,7 +52,8 @@ export async function staleMappingWarning(client: Client, alias: string): Promis
   if (live === null || live >= MAPPING_VERSION) return null;
   return (
     `the index behind ${alias} has mapping version ${live}, this code expects ${MAPPING_VERSION}: ` +
-    'keyword search (q) will fail on it until `npm run cli -- reindex` builds a new index ' +
-    'version and swaps the alias (no downtime; docs/search.md)'
+    'until `npm run cli -- reindex` builds a new index version and swaps the alias (no ' +
+    'downtime; docs/search.md), keyword search (q) finds nothing and the sync cannot index new ' +
+    'or changed records into it'
   );
 }

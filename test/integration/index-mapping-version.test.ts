@@ -1,0 +1,78 @@
+import {
+  MAPPING_VERSION,
+  indexDefinition,
+  liveMappingVersion,
+  staleMappingWarning,
+} from '../../src/search/index-definition';
+import { swapAlias } from '../../src/search/index-manager';
+import { reindex } from '../../src/search/sync';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+import { KEYWORD_FIXTURE, titled } from '../support/keyword-fixture';
+import { idsOf, qs } from '../support/read-fixture';
+import { get, newReader } from '../support/read-http';
+
+// issue 22: a deployment whose live index was built before the keyword-search mapping moves to it
+// with `cli reindex` (a new version, an atomic alias swap), and the server tells the operator so
+// until then (main.ts logs staleMappingWarning at start).
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, [...KEYWORD_FIXTURE]);
+});
+afterAll(() => ctx.close());
+
+it('a new index carries the mapping version of the code and the repository synonyms', async () => {
+  expect(await liveMappingVersion(ctx.deps.search, ctx.deps.alias)).toBe(MAPPING_VERSION);
+  expect(await staleMappingWarning(ctx.deps.search, ctx.deps.alias)).toBeNull();
+  const res = await ctx.deps.search.indices.getSettings({ index: ctx.deps.alias });
+  const settings = JSON.stringify(res.body);
+  expect(settings).toContain('k8s, kubernetes');
+  expect(indexDefinition(['foo, bar']).settings.analysis.filter.keyword_synonyms).toEqual({
+    type: 'synonym_graph',
+    synonyms: ['foo, bar'],
+  });
+});
+
+it('an index of the previous mapping is reported, and cli reindex moves the alias to the new one', async () => {
+  const { search, alias } = ctx.deps;
+  // The mapping before issue 22: strict, no analyzed fields, no analysis, no version in _meta.
+  const legacy = `${alias}__legacy`;
+  const { mappings, settings } = indexDefinition();
+  const { _meta: _version, ...oldMappings } = mappings;
+  const properties = { ...(oldMappings.properties as Record<string, Record<string, unknown>>) };
+  for (const name of ['title', 'organization_names', 'taxonomy_labels', 'search_text']) {
+    delete properties[name];
+  }
+  for (const name of ['normalized_title', 'specializations']) {
+    const { fields: _fields, copy_to: _copy, ...plain } = properties[name] ?? {};
+    properties[name] = plain;
+  }
+  await search.indices.create({
+    index: legacy,
+    body: {
+      settings: { index: settings.index },
+      mappings: { ...oldMappings, properties },
+    } as never,
+  });
+  await swapAlias(search, alias, legacy);
+  expect(await liveMappingVersion(search, alias)).toBe(1);
+  expect(await staleMappingWarning(search, alias)).toMatch(/reindex/);
+  // What the warning is about: the strict old mapping refuses the new documents' fields.
+  await expect(storeAndIndex(ctx.deps, [makeRecord({ title: 'Elixir Engineer' })])).rejects.toThrow(
+    /bulk indexing failed/,
+  );
+
+  await reindex(ctx.deps);
+  expect(await staleMappingWarning(search, alias)).toBeNull();
+  const reader = await newReader(ctx.deps);
+  const res = await get(ctx.baseUrl, `/v1/opportunities?${qs({ q: 'k8s' })}`, { key: reader.key });
+  expect(idsOf(res.body.data)).toEqual(
+    titled('Senior Golang Developer', 'Kubernetes Platform Engineer', 'K8s Reliability Lead'),
+  );
+  // The record the old index refused is there too: the store is the source of the rebuild.
+  const elixir = await get(ctx.baseUrl, `/v1/opportunities/count?q=elixir`, { key: reader.key });
+  expect(elixir.body.count).toBe(1);
+});
