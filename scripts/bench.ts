@@ -2,7 +2,7 @@
 // one run drives it and the equivalent raw OpenSearch requests (and, for counts, the same filters as
 // SQL on Postgres) with autocannon; prints throughput, latency, errors, ratios, CPU per request of
 // each process and the API's peak RSS.
-//   npm run bench -- [--records 1000000] [--seconds 8] [--connections 16] [--only list,count]
+//   npm run bench -- [--records 1000000] [--seconds 8] [--connections 16] [--only list,count,q]
 //                    [--cpu-prof DIR]
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +17,7 @@ import { buildCountBody, buildListSearchBody } from '../src/search/query-builder
 import type { AppDeps } from '../src/service/context';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
+import { keywordMixes, type KeywordMix } from './bench/keyword-queries';
 import { runLoad, type LoadResult, type Req } from './bench/load';
 import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
 import { startApi, type RunningApi } from './bench/server';
@@ -416,6 +417,43 @@ async function main(): Promise<void> {
     () => ({ path: `/v1/opportunities/${nextId()}` }),
     () => ({ path: `/${deps.alias}/_doc/${nextRawId()}` }),
     'GET _doc',
+  );
+
+  // issue 22: keyword search, list (freshness and relevance) and count, against the same bodies
+  // sent straight to OpenSearch.
+  const keywords = keywordMixes(deps);
+  const raw = (kind: 'list' | 'relevance' | 'count') => {
+    const next = rotate(keywords);
+    return (): Req => {
+      const m: KeywordMix = next();
+      return {
+        method: 'POST',
+        path: `/${deps.alias}/${kind === 'count' ? '_count' : '_search'}`,
+        headers: json,
+        body: JSON.stringify(m[kind]),
+      };
+    };
+  };
+  const qList = rotate(keywords);
+  await measure(
+    'q list 25, 50 rotating queries',
+    () => ({ path: `/v1/opportunities?${qList().query}&limit=25` }),
+    raw('list'),
+    'search',
+  );
+  const qRelevance = rotate(keywords);
+  await measure(
+    'q list 25 sort=relevance, 50 rotating queries',
+    () => ({ path: `/v1/opportunities?${qRelevance().query}&sort=relevance&limit=25` }),
+    raw('relevance'),
+    'search',
+  );
+  const qCount = rotate(keywords);
+  await measure(
+    'q count, 50 rotating queries',
+    () => ({ path: `/v1/opportunities/count?${qCount().query}` }),
+    raw('count'),
+    '_count',
   );
 
   const mcpMix = rotate(mixes);
