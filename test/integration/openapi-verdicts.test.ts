@@ -13,6 +13,8 @@ import { get, newReader, type Reader } from '../support/read-http';
 // - cursors: opaque and signed (not tested here);
 // - leniency: the service trims surrounding whitespace and takes lower-case country codes, which
 //   the schema leaves out (a schema-valid value is still never refused).
+// - sort=relevance needs q (decisions 13), a rule between two parameters that a parameter's
+//   schema cannot state: alone, it is refused by the service only.
 // The account has page size 100, so limit's maximum is the document's.
 
 interface Param {
@@ -133,7 +135,9 @@ async function agree(path: Path, name: string, raw: string): Promise<void> {
   const verdicts = { path, name, raw, schema, service };
   const realIds =
     isTaxonomy(p) && items(p, raw).every((i) => ids[LEVEL_OF[name] ?? '']?.includes(i));
-  if (lenient(p, raw)) {
+  if (name === 'sort' && raw === 'relevance') {
+    expect(verdicts).toEqual({ ...verdicts, schema: true, service: false });
+  } else if (lenient(p, raw)) {
     if (schema) expect(verdicts).toEqual({ ...verdicts, service: true });
   } else if (isTaxonomy(p) && !realIds) {
     // An id of the right shape may still not exist: only "the schema refuses ⇒ the service does".
@@ -205,6 +209,14 @@ const FINDINGS: [Path, string, string, number, boolean][] = [
   ['/v1/opportunities/changes', 'since', '2026-13-01', 422, false],
   ['/v1/opportunities/changes', 'since', '2026-01-31', 200, true],
   ['/v1/opportunities/changes', 'limit', '0', 422, false],
+  // decisions 13: q is 1 to 200 characters once trimmed (400 invalid_filter otherwise), commas are text.
+  ['/v1/opportunities', 'q', '', 400, false],
+  ['/v1/opportunities', 'q', '   ', 400, false],
+  ['/v1/opportunities', 'q', 'x'.repeat(201), 400, false],
+  ['/v1/opportunities', 'q', '😀'.repeat(200), 200, true],
+  ['/v1/opportunities/count', 'q', 'a,b OR "c d" -e', 200, true],
+  ['/v1/preview/opportunities', 'q', 'c++ node.js', 200, true],
+  ['/v1/opportunities', 'sort', 'newest', 400, false],
 ];
 const shown = (raw: string) =>
   JSON.stringify(raw.length > 24 ? `${raw.slice(0, 12)}… (${raw.length})` : raw);
