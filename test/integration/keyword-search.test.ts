@@ -216,6 +216,28 @@ describe('sort=relevance', () => {
     expect(ids).toEqual(titled('ReactJS Frontend Developer').concat(titled('Frontend Wizard')));
   });
 
+  it('a page stopped at once by max_new=0 resumes from the start of the relevance order', async () => {
+    const fresh = await newReader(ctx.deps); // nothing delivered: every record is new
+    const q = { q: 'engineer', sort: 'relevance' };
+    const stopped = await get(ctx.baseUrl, `/v1/opportunities?${qs({ ...q, max_new: '0' })}`, {
+      key: fresh.key,
+    });
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.data).toEqual([]);
+    const cursor = stopped.body.pagination.next_cursor as string;
+    const resumed = await get(
+      ctx.baseUrl,
+      `/v1/opportunities?${qs({ ...q, cursor, limit: '5' })}`,
+      {
+        key: fresh.key,
+      },
+    );
+    const first = await get(ctx.baseUrl, `/v1/opportunities?${qs({ ...q, limit: '5' })}`, {
+      key: reader.key,
+    });
+    expect(idsOf(resumed.body.data)).toEqual(idsOf(first.body.data));
+  });
+
   it('sort=freshness is the default order', async () => {
     const q = 'engineer';
     expect(idsOf((await list({ q, sort: 'freshness' })).records)).toEqual(

@@ -32,6 +32,12 @@ describe('CursorCodec', () => {
     await expect(codec.decode(token, binding)).resolves.toEqual(position);
   });
 
+  it('round-trips a relevance position, its float score exactly (decisions 13)', async () => {
+    const relevance: SearchAfter = [0.123456789123, 1767225600000, 'id-1'];
+    const token = await codec.encode({ ...binding, position: relevance });
+    await expect(codec.decode(token, binding)).resolves.toEqual(relevance);
+  });
+
   it('verifies with an old key while a new one signs', async () => {
     const old = await codec.encode({ ...binding, position });
     const rotated = new CursorCodec([
@@ -94,6 +100,10 @@ describe('CursorCodec', () => {
       { ...good, v: 2 },
       { ...good, s: [1.5, 'x'] },
       { ...good, s: ['1', 'x'] },
+      { ...good, s: [1.5, 1.5, 'x'] }, // relevance: [score, freshness millis, id]
+      { ...good, s: ['1', 1, 'x'] },
+      { ...good, s: [1, 1, ''] },
+      { ...good, s: [1, 1, 'x', 'y'] },
       [1],
     ]) {
       await expectMalformed(codec.decode(await sign(bad), binding));
