@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 // MCP CPU per tool call (docs/benchmarks.md). A tool result carries its envelope twice, as
 // structuredContent and as the same JSON in a text block (decisions 9), and the SDK transport

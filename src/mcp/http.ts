@@ -1,5 +1,9 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
 import { callerOf } from '../adapter/caller';
@@ -13,15 +17,23 @@ import { createMcpServer, serverParts, type RequestScope } from './server';
 import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import {
-  duplicateRequestIds,
   fromTransportRefusal,
-  hasDuplicateRequestIds,
   notJsonRpc,
+  refuseBatch,
+  speaksProtocolVersion,
   unsupportedContentType,
+  unsupportedProtocolVersion,
 } from './transport-refusals';
+import { countedMessage } from './admission';
 
-// The tool-protocol endpoint (contract 4.6, decisions 9): stateless Streamable HTTP with JSON
+// The tool-protocol endpoint (contract 4.6, decisions 9, 14): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
+//
+// Protocol revisions (decisions 14): a 2025-era message (2025-06-18, 2025-11-25: initialize, then
+// requests without the per-request envelope) goes to a per-request SDK transport, as before; a
+// 2026-07-28 message (the `_meta` envelope, `server/discover`, no initialize) goes to the SDK's
+// modern handler. isLegacyRequest is the SDK's own routing predicate, and both legs are served
+// by the same per-request Server (server.ts), so tools, schemas and errors cannot differ.
 
 const BODY_LIMIT = '1mb';
 
@@ -33,12 +45,31 @@ const CHALLENGE: Partial<Record<ApiError['code'], string>> = {
 };
 
 /** The headers the transport reads; the rest of the request is none of its business. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
+const TRANSPORT_HEADERS = [
+  'accept',
+  'content-type',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  // 2026-07-28 standard request headers, checked against the body by the modern leg.
+  'mcp-method',
+  'mcp-name',
+];
 
 export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const parts = serverParts(createTools(deps, reads), taxonomyDocument(deps.taxonomy).body);
   const authenticated = new WeakMap<Request, AuthContext>();
+  // The modern leg builds its Server through a factory that sees only the web Request: each
+  // request's scope is found by it.
+  const scopes = new WeakMap<globalThis.Request, RequestScope>();
+  const modern = createMcpHandler(
+    ({ requestInfo }) => {
+      const scope = requestInfo && scopes.get(requestInfo);
+      if (!scope) throw new Error('mcp: modern request without its scope');
+      return createMcpServer(parts, scope);
+    },
+    { legacy: 'reject' },
+  );
   // What the SDK transport takes for JSON is parsed; anything else is refused before the body is read.
   const parseJson = express.json({
     limit: BODY_LIMIT,
@@ -81,11 +112,16 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
    */
   const body = (req: Request, res: Response, next: NextFunction): void => {
     if (!isJsonContentType(req.get('content-type'))) return next(unsupportedContentType());
+    if (!speaksProtocolVersion(req.get('mcp-protocol-version'))) {
+      return next(unsupportedProtocolVersion());
+    }
     parseJson(req, res, (err?: unknown) => {
       if (err !== undefined) return next(err);
       // An empty body leaves nothing parsed: no JSON-RPC message.
       if (req.body === undefined) return next(notJsonRpc());
-      if (hasDuplicateRequestIds(req.body)) return next(duplicateRequestIds());
+      // decisions 12: revisions since 2025-06-18 have no JSON-RPC batches; refusing them keeps one
+      // message per POST, so each is admitted against the rate limit like a separate call.
+      if (Array.isArray(req.body)) return next(refuseBatch());
       next();
     });
   };
@@ -94,33 +130,39 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     const context = authenticated.get(req);
     if (!context) throw new Error('mcp: request reached the handler unauthenticated');
     const caller = callerOf(req, context, deps.env);
-    // Every POST passes the loose protocol limit first, without Postgres (decisions 8); a tool
-    // call that reads is then limited and metered by the ReadService and sets its own headers.
-    const admitted = await reads.admitProtocolMessage(caller);
+    // decisions 12: every request counts against the account's read rate limit like any call,
+    // before any Postgres work; a handshake (initialize) and notifications pass the looser
+    // protocol limit. A tool call that reads is limited by the ReadService instead (countedMessage).
+    const admitted = await reads.admitProtocolMessage(caller, countedMessage(req.body, parts));
     res.set(admitted.headers);
     if (!admitted.ok) throw admitted.error;
     const deferred = new DeferredJson();
-    const server = createMcpServer(parts, requestScope(caller, res, deps, deferred));
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-    });
-    await server.connect(transport);
-    // The web-standard transport hands back a Response instead of writing to ours, so that its
+    const scope = requestScope(caller, res, deps, deferred);
+    // The web-standard transports hand back a Response instead of writing to ours, so that their
     // refusals can be rendered as the envelope. The body is already parsed (and bounded) above.
     const headers = new Headers();
     for (const name of TRANSPORT_HEADERS) {
       const value = req.get(name);
       if (value !== undefined) headers.set(name, value);
     }
-    const reply = await transport.handleRequest(
-      new Request('http://mcp.local/mcp', { method: 'POST', headers }),
-      { parsedBody: req.body },
-    );
+    const request = new Request('http://mcp.local/mcp', { method: 'POST', headers });
+    let reply: globalThis.Response;
+    if (await isLegacyRequest(request, req.body)) {
+      const server = createMcpServer(parts, scope);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on('close', () => {
+        void transport.close().catch(() => undefined);
+        void server.close().catch(() => undefined);
+      });
+      await server.connect(transport);
+      reply = await transport.handleRequest(request, { parsedBody: req.body });
+    } else {
+      scopes.set(request, scope);
+      reply = await modern.fetch(request, { parsedBody: req.body });
+    }
     if (reply.status >= 400) throw await refusalOf(reply);
     res.status(reply.status);
     const type = reply.headers.get('content-type');
@@ -164,11 +206,8 @@ async function refusalOf(reply: globalThis.Response): Promise<unknown> {
 
 /**
  * Each POST is one request with one X-Request-ID (the app's requestId middleware validated or
- * generated it). Its first billable tool call spends it through the ReadService; a later billable
- * call in the same JSON-RPC batch is refused with duplicate_request_id (server.ts), which is what
- * a second REST request with the same id gets. Headers: the billable call's win over a free
- * call's, since they carry the delivery counts; they are set before the transport writes the JSON
- * response, which happens only once every call of the request has answered.
+ * generated it) and, batches being refused, one message: a billable tool call spends the id
+ * through the ReadService. Its headers are set before the transport writes the JSON response.
  */
 function requestScope(
   caller: Caller,
@@ -176,21 +215,12 @@ function requestScope(
   deps: AppDeps,
   deferred: DeferredJson,
 ): RequestScope {
-  let claimed = false;
-  let billableHeadersSet = false;
   return {
     caller,
     logger: deps.logger,
     deferred,
-    claimRequestId() {
-      if (claimed) return false;
-      claimed = true;
-      return true;
-    },
-    setHeaders(headers, billable) {
-      if (res.headersSent || (!billable && billableHeadersSet)) return;
-      if (billable) billableHeadersSet = true;
-      res.set(headers);
+    setHeaders(headers) {
+      if (!res.headersSent) res.set(headers);
     },
   };
 }

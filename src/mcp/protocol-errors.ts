@@ -1,11 +1,11 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../infra/logger';
 
 // decisions 8 and 9 inside JSON-RPC: the SDK parses a request's params against its schema before
 // any handler runs (its own initialize handler included) and answers a mismatch as -32603
-// Internal error whose message is the zod issue list, so a client's malformed params looked like a
-// server fault and showed the validator's internals. Found by the fuzz suite (issue 11).
+// Internal error (or, for tools/call, -32602) whose message is the zod issue list, so a client's
+// malformed params looked like a server fault and showed the validator's internals. Found by the
+// fuzz suite (issue 11).
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
@@ -18,6 +18,28 @@ const isZodError = (err: unknown): err is { issues: Issue[] } =>
   err instanceof Error &&
   (err.name === 'ZodError' || err.name === '$ZodError') &&
   Array.isArray((err as { issues?: unknown }).issues);
+
+/**
+ * The SDK (2.x) reports a params mismatch as an error whose message is the zod issue list in JSON,
+ * optionally after a prefix (`Invalid tools/call request: [...]`): a ProtocolError -32602 for
+ * tools/call, a plain Error for the other methods. The issues, or null for any other error.
+ */
+function issuesOf(err: unknown): Issue[] | null {
+  if (isZodError(err)) return err.issues;
+  if (!(err instanceof Error)) return null;
+  const json = /^(?:Invalid [^:\n]{1,80}: )?(\[[\s\S]*\])$/.exec(err.message)?.[1];
+  if (json === undefined) return null;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    const isIssue = (i: unknown) =>
+      typeof i === 'object' && i !== null && 'message' in i && 'path' in i;
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every(isIssue)
+      ? (parsed as Issue[])
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** `params.uri: expected string, received array`, for at most three issues, on one line. */
 function summary(issues: Issue[]): string {
@@ -46,19 +68,20 @@ export function guardRequestHandlers(server: Server, logger: Logger, requestId: 
       try {
         return await handler(request, extra);
       } catch (err) {
-        if (err instanceof McpError) throw err;
-        if (isZodError(err)) {
-          throw new McpError(
-            ErrorCode.InvalidParams,
-            `Invalid params for ${method}: ${summary(err.issues)}`,
+        const issues = issuesOf(err);
+        if (issues) {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Invalid params for ${method}: ${summary(issues)}`,
           );
         }
+        if (err instanceof ProtocolError) throw err;
         logger.error('mcp request handler failed', {
           request_id: requestId,
           method,
           error: err instanceof Error ? (err.stack ?? err.message) : String(err),
         });
-        throw new McpError(ErrorCode.InternalError, 'Internal error');
+        throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
       }
     });
   }

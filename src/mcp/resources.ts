@@ -1,12 +1,10 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
+  ProtocolError,
+  ProtocolErrorCode,
   type ListResourcesResult,
   type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
 
 // MCP resources (decisions 11 "MCP additions"): the occupational taxonomy as
@@ -28,7 +26,7 @@ export function taxonomyResource(taxonomy: TaxonomyEnvelope): TaxonomyResource {
 
 export function registerResources(server: Server, taxonomy: TaxonomyResource): void {
   const { text } = taxonomy;
-  server.setRequestHandler(ListResourcesRequestSchema, (): ListResourcesResult => ({
+  server.setRequestHandler('resources/list', (): ListResourcesResult => ({
     resources: [
       {
         uri: TAXONOMY_RESOURCE_URI,
@@ -39,9 +37,12 @@ export function registerResources(server: Server, taxonomy: TaxonomyResource): v
       },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request): ReadResourceResult => {
+  server.setRequestHandler('resources/read', (request): ReadResourceResult => {
     if (request.params.uri !== TAXONOMY_RESOURCE_URI) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown resource: ${request.params.uri}`,
+      );
     }
     return {
       contents: [{ uri: TAXONOMY_RESOURCE_URI, mimeType: 'application/json', text }],

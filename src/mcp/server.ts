@@ -1,13 +1,11 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
   type ListToolsResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { toolOutcome, unexpectedError } from '../adapter/presenter';
 import { ApiError } from '../domain/errors';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
@@ -19,9 +17,11 @@ import { guardRequestHandlers } from './protocol-errors';
 import { registerResources, taxonomyResource, type TaxonomyResource } from './resources';
 import type { ToolDefinition } from './tools';
 
-// The low-level SDK Server with our own tools/list and tools/call handlers (decisions 9;
-// notes/mcp-sdk.md): McpServer would reject bad arguments itself with a bare-text error and drop a
-// union output schema from the listing, and neither may happen here.
+// The low-level SDK Server (v2, @modelcontextprotocol/server) with our own tools/list and
+// tools/call handlers (decisions 9; notes/mcp-sdk.md): McpServer would reject bad arguments itself
+// with a bare-text error and drop a union output schema from the listing, and neither may happen
+// here. The same Server serves every protocol revision (decisions 14): the SDK's codecs frame a
+// 2025-era reply and a 2026-07-28 one, and answer initialize and server/discover themselves.
 
 export const SERVER_INFO = { name: 'opportunity-read-api', version: '1.0.0-beta.1' } as const;
 
@@ -29,13 +29,8 @@ export const SERVER_INFO = { name: 'opportunity-read-api', version: '1.0.0-beta.
 export interface RequestScope {
   caller: Caller;
   logger: Logger;
-  /**
-   * One HTTP request has one request id, which a billable call spends (decisions 7). The first
-   * billable call of the request claims it; false for any later one (a JSON-RPC batch).
-   */
-  claimRequestId(): boolean;
   /** Puts a call's rate-limit and usage headers on the HTTP response (contract 8.3). */
-  setHeaders(headers: Record<string, string>, billable: boolean): void;
+  setHeaders(headers: Record<string, string>): void;
   /** Where tool results leave their JSON until the reply is written (deferred-json.ts). */
   deferred: DeferredJson;
 }
@@ -49,13 +44,6 @@ function asApiError(err: unknown, scope: RequestScope, tool: string): ApiError {
 }
 
 const refused = (error: ApiError): Refused => ({ ok: false, error, headers: {} });
-
-const batchDuplicate = () =>
-  new ApiError(
-    'duplicate_request_id',
-    'One HTTP request carries one X-Request-ID, which allows one billable tool call ' +
-      '(search_opportunities or get_opportunity); an earlier call in this batch already spent it.',
-  );
 
 /**
  * What every request's Server shares, built once per process: none of it depends on the request
@@ -99,7 +87,7 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
   });
   registerResources(server, parts.taxonomy);
 
-  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({
+  server.setRequestHandler('tools/list', (): ListToolsResult => ({
     tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
       name,
       title,
@@ -110,20 +98,20 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     // A tool that does not exist is a protocol error (JSON-RPC invalid params), not a domain one.
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    if (tool.billable && !scope.claimRequestId()) {
-      const { result, json } = toolOutcome(refused(batchDuplicate()), scope.caller.requestId);
-      return scope.deferred.defer(result, json);
-    }
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool: ${request.params.name}`,
+      );
     // A tool's own argument check throws before any read; anything else thrown is a bug.
     const outcome = await tool
       .run(scope.caller, request.params.arguments ?? {})
       .catch((err: unknown) => refused(asApiError(err, scope, tool.name)));
     const { result, json, headers } = toolOutcome(outcome, scope.caller.requestId);
-    scope.setHeaders(headers, tool.billable);
+    scope.setHeaders(headers);
     return scope.deferred.defer(result, json);
   });
 

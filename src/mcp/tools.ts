@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
 import { ApiError, invalidFilter } from '../domain/errors';
@@ -40,6 +40,11 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   /** Spends the request id and may deliver opportunities (decisions 7): list and detail. */
   billable: boolean;
+  /**
+   * Held to the rate limit by the ReadService, like its REST twin (decisions 12); any other tool
+   * call is counted when its POST is admitted (admission.ts).
+   */
+  limitedByService: boolean;
   /** The outcome (adapter/presenter.ts renders it); throws only an argument check's ApiError. */
   run(caller: Caller, args: Record<string, unknown>): Promise<ToolOutcome>;
 }
@@ -99,6 +104,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       outputSchema: toolOutputSchema(ListEnvelope),
       annotations: { title: 'Search opportunities', ...READ_ONLY },
       billable: true,
+      limitedByService: true,
       run: (caller, args) => reads.list(caller, { from: 'tool', args }),
     },
     {
@@ -109,6 +115,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       outputSchema: toolOutputSchema(DetailEnvelope),
       annotations: { title: 'Get one opportunity', ...READ_ONLY },
       billable: true,
+      limitedByService: true,
       run: async (caller, args) => {
         // Checked before the service, so an unknown argument neither spends the request id nor
         // counts toward the rate limit: like a REST URL of the wrong shape, it is not a read.
@@ -124,6 +131,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       outputSchema: toolOutputSchema(CountEnvelope),
       annotations: { title: 'Count opportunities', ...READ_ONLY },
       billable: false,
+      limitedByService: true,
       run: (caller, args) => reads.count(caller, { from: 'tool', args }),
     },
     {
@@ -134,6 +142,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       outputSchema: toolOutputSchema(TaxonomyEnvelope),
       annotations: { title: 'Occupation taxonomy', ...READ_ONLY },
       billable: false,
+      limitedByService: false,
       // Like GET /v1/taxonomy/occupations (public, not metered): no quota, no rate limit.
       run: async (_caller, args) => {
         onlyArgs(args, []);
@@ -148,6 +157,7 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       outputSchema: toolOutputSchema(UsageEnvelope),
       annotations: { title: 'Account usage', ...READ_ONLY },
       billable: false,
+      limitedByService: true,
       // decisions 11: like GET /v1/usage: free, no request id spent, counted by the rate limit.
       run: async (caller, args) => {
         onlyArgs(args, []);

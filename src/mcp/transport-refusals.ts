@@ -1,10 +1,12 @@
-import { ApiError, validationError } from '../domain/errors';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { ApiError, invalidFilter, validationError } from '../domain/errors';
 
 // decisions 8: a request /mcp refuses at the HTTP level gets a documented status and the error
 // envelope, like every other request that reached the app. The SDK transport answers its own
 // refusals (406 bad Accept, 415 bad Content-Type, 400 for a body that is no JSON-RPC message or an
-// unsupported MCP-Protocol-Version) as JSON-RPC error objects with undocumented statuses; this maps
-// each to the ApiError the app's error handler renders. JSON-RPC errors stay where JSON-RPC puts
+// unsupported MCP-Protocol-Version) as JSON-RPC error objects; this maps each to the ApiError the
+// app's error handler renders, keeping the transport's 400 where the MCP transport specification
+// requires one (an unsupported MCP-Protocol-Version, decisions 12). JSON-RPC errors stay where JSON-RPC puts
 // them: inside a 200 reply to a well-formed message (unknown method, bad params).
 
 /** What the transport answered: its HTTP status and the JSON-RPC error of its body, if any. */
@@ -26,14 +28,48 @@ export const unsupportedContentType = () =>
   validationError('Content-Type', 'unsupported', 'Content-Type must be application/json.');
 
 export const notJsonRpc = () =>
-  validationError(
+  validationError('body', 'bad_format', 'The body must be one JSON-RPC 2.0 message.');
+
+/**
+ * decisions 12: protocol revisions since 2025-06-18 have no JSON-RPC batches. A batch is refused
+ * whole with HTTP 400, before anything in it runs, so one POST is one message, admitted against
+ * the rate limit on its own.
+ */
+export const refuseBatch = () =>
+  invalidFilter(
     'body',
-    'bad_format',
-    'The body must be one JSON-RPC 2.0 message or a batch of at most 100 (an initialize request alone).',
+    'unsupported',
+    'JSON-RPC batches are not accepted (MCP revisions since 2025-06-18 have none): send one message per POST.',
   );
 
-export const duplicateRequestIds = () =>
-  validationError('body', 'repeated', 'The requests of a JSON-RPC batch need distinct ids.');
+/**
+ * decisions 12 and the MCP transport specification: an MCP-Protocol-Version the server does not
+ * speak is HTTP 400 (400 with the envelope, as an unknown value of a parameter is).
+ */
+export const unsupportedProtocolVersion = () =>
+  invalidFilter(
+    'MCP-Protocol-Version',
+    'unknown_value',
+    `Unsupported MCP-Protocol-Version; this server speaks ${SPOKEN_REVISIONS.join(', ')}.`,
+  );
+
+/** The revisions of decisions 14, newest first. */
+export const SPOKEN_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
+
+/**
+ * Every revision the endpoint serves: those of decisions 14 and the older 2025-era ones the SDK
+ * still negotiates through initialize (2025-03-26, 2024-11-05), which clients of the 1.x SDK
+ * may send.
+ */
+const SERVED_REVISIONS: ReadonlySet<string> = new Set([
+  ...SPOKEN_REVISIONS,
+  ...SUPPORTED_PROTOCOL_VERSIONS,
+]);
+
+/** decisions 12: a present MCP-Protocol-Version header must name a revision this server speaks. */
+export function speaksProtocolVersion(header: string | undefined): boolean {
+  return header === undefined || SERVED_REVISIONS.has(header);
+}
 
 /** The ApiError for a transport refusal, or null when the transport failed on its own (a 500). */
 export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null {
@@ -45,36 +81,16 @@ export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null
     case 413:
       return new ApiError('payload_too_large', 'The request body is too large.');
     case 400:
-      if (refusal.hasData) return null;
-      // -32000 on a stateless POST is only the protocol version check.
-      if (refusal.rpcCode === -32000) {
-        return validationError(
-          'MCP-Protocol-Version',
-          'unknown_value',
-          'Unsupported MCP-Protocol-Version; send one this server lists in initialize, or none.',
-        );
+      // -32000 on a stateless 2025-era POST is only the protocol version check; -32022 is the
+      // 2026-07-28 leg's UnsupportedProtocolVersion (http.ts checks the header first; this is
+      // what a revision claimed only in the body's envelope gets).
+      if (refusal.rpcCode === -32000 || refusal.rpcCode === -32022) {
+        return unsupportedProtocolVersion();
       }
+      // An exception the SDK caught (-32603 with data) is a server bug, not the caller's.
+      if (refusal.hasData && refusal.rpcCode === -32603) return null;
       return notJsonRpc();
     default:
       return null;
   }
-}
-
-/**
- * Requests of one batch that share an id. The transport keys replies by id and, in JSON response
- * mode, answers once every id has a reply, so the first of two same-id calls to finish would end
- * the HTTP response while the other still runs: a search could deliver and charge after the
- * client was answered (found by the fuzz suite). Such a batch is refused before anything runs.
- */
-export function hasDuplicateRequestIds(body: unknown): boolean {
-  if (!Array.isArray(body)) return false;
-  const seen = new Set<unknown>();
-  for (const message of body) {
-    if (typeof message !== 'object' || message === null || !('method' in message)) continue;
-    if (!('id' in message)) continue;
-    const { id } = message as { id: unknown };
-    if (seen.has(id)) return true;
-    seen.add(id);
-  }
-  return false;
 }

@@ -378,29 +378,32 @@ export class ReadService {
   }
 
   /**
-   * Admission of an MCP POST (decisions 8, 9): protocol messages (initialize, tools/list) are
-   * limited loosely per account and answered without Postgres; they show the account's read window
-   * without counting against it, and the usage headers from the usage cache. A tool call that reads
-   * sets its own headers over these.
+   * Admission of an MCP POST (decisions 8, 9, 12). A `counted` message (tools/list, resources/*,
+   * server/discover, the taxonomy tool...) is held to the account's read rate limit like any call;
+   * the handshake and notifications only to the looser protocol limit, showing the read window
+   * without counting against it. Neither needs Postgres: usage headers come from the usage cache.
+   * A tool call that reads is limited by serve() and sets its own headers over these.
    */
-  async admitProtocolMessage(caller: Caller): Promise<Outcome<undefined>> {
+  async admitProtocolMessage(caller: Caller, counted = false): Promise<Outcome<undefined>> {
     const rate = {
       ...subject(caller),
       accountRps: caller.auth.limits.rps,
       keyRps: caller.auth.key.rps,
     };
+    let window: RateDecision;
     try {
-      await this.limits.protocolCheck(rate);
+      window = counted ? await this.limits.check(rate) : await this.limits.protocolCheck(rate);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const usage = await this.cachedUsageHeaders(caller, 'latest').catch(() => ({}));
-      return { ok: false, error: err, headers: { ...err.headers, ...usage } };
+      const rateHeaders = err instanceof RateLimitExceeded ? rateLimitHeaders(err.decision) : {};
+      return { ok: false, error: err, headers: { ...err.headers, ...rateHeaders, ...usage } };
     }
-    const [window, usage] = await Promise.all([
-      this.limits.peek(rate),
+    const [shown, usage] = await Promise.all([
+      counted ? window : this.limits.peek(rate),
       this.cachedUsageHeaders(caller, 'fresh').catch(() => ({})),
     ]);
-    return { ok: true, body: undefined, headers: { ...rateLimitHeaders(window), ...usage } };
+    return { ok: true, body: undefined, headers: { ...rateLimitHeaders(shown), ...usage } };
   }
 
   /**

@@ -1,117 +1,133 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { taxonomyDocument } from '../../src/service/taxonomy-service';
 import { FIXTURE, expected, idsOf } from '../support/read-fixture';
+import { MCP_CLIENTS, type McpClient } from '../support/mcp-clients';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// /mcp (decisions 9) through the official SDK client over the in-memory capabilities: every tool,
-// paging, and failures as isError results carrying the REST error envelope.
+// /mcp (decisions 9, 14) through the official SDK clients over the in-memory capabilities: every
+// tool, paging, and failures as isError results carrying the REST error envelope, for each client
+// and protocol revision of the matrix (the 1.x client, the 2.x client pinned to 2025-06-18,
+// 2025-11-25 and 2026-07-28, and the 2.x client negotiating).
 
 type Envelope = Record<string, unknown> & { error?: { code: string } };
 
 let app: FastApp;
-let client: Client;
-
-async function connect(key: string): Promise<Client> {
-  const c = new Client({ name: 'fast-suite', version: '1.0.0' });
-  await c.connect(
-    new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    }),
-  );
-  // Listing caches the output schemas: every later callTool validates structuredContent.
-  await c.listTools();
-  return c;
-}
-
-async function call(name: string, args: Record<string, unknown> = {}, c = client) {
-  const result = await c.callTool({ name, arguments: args });
-  const body = result.structuredContent as Envelope;
-  expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(body) }]);
-  return { isError: result.isError === true, body };
-}
 
 beforeAll(async () => {
   app = await startFastApp(FIXTURE);
-  client = await connect(app.reader().key);
 });
 afterAll(async () => {
-  await client.close();
   await app.close();
 });
 
-it('lists the five tools', async () => {
-  const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual([
-    'count_opportunities',
-    'get_occupation_taxonomy',
-    'get_opportunity',
-    'get_usage',
-    'search_opportunities',
-  ]);
-});
+describe.each(MCP_CLIENTS)('$name', (kind) => {
+  let client: McpClient;
 
-it('search_opportunities pages with cursors through what REST would list', async () => {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const { isError, body } = await call('search_opportunities', {
-      job_family: ['data'],
-      limit: 3,
-      ...(cursor ? { cursor } : {}),
+  async function connect(key: string): Promise<McpClient> {
+    const c = await kind.connect(new URL(`${app.baseUrl}/mcp`), { Authorization: `Bearer ${key}` });
+    // Listing caches the output schemas: every later callTool validates structuredContent.
+    await c.listTools();
+    return c;
+  }
+
+  async function call(name: string, args: Record<string, unknown> = {}, c = client) {
+    const result = await c.callTool({ name, arguments: args });
+    const body = result.structuredContent as Envelope;
+    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(body) }]);
+    return { isError: result.isError === true, body };
+  }
+
+  beforeAll(async () => {
+    client = await connect(app.reader().key);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it(`negotiates ${kind.revision}`, () => {
+    expect(client.revision()).toBe(kind.revision);
+  });
+
+  it('reads the taxonomy resource', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['taxonomy://occupations']);
+    const { contents } = await client.readResource({ uri: 'taxonomy://occupations' });
+    const [content] = contents as { text: string }[];
+    expect(JSON.parse(content?.text ?? '')).toEqual(taxonomyDocument(app.deps.taxonomy).body);
+  });
+
+  it('lists the five tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'count_opportunities',
+      'get_occupation_taxonomy',
+      'get_opportunity',
+      'get_usage',
+      'search_opportunities',
+    ]);
+  });
+
+  it('search_opportunities pages with cursors through what REST would list', async () => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const { isError, body } = await call('search_opportunities', {
+        job_family: ['data'],
+        limit: 3,
+        ...(cursor ? { cursor } : {}),
+      });
+      expect(isError).toBe(false);
+      ids.push(...idsOf(body.data as { id: string }[]));
+      cursor = (body.pagination as { next_cursor: string | null }).next_cursor ?? undefined;
+    } while (cursor);
+    expect(ids).toEqual(idsOf(expected({ job_family: 'data' })));
+  });
+
+  it('get_opportunity, count_opportunities, get_occupation_taxonomy and get_usage answer', async () => {
+    const record = FIXTURE[5] as (typeof FIXTURE)[number];
+    const found = await call('get_opportunity', { id: record.id });
+    expect(found.isError).toBe(false);
+    expect((found.body.data as { id: string }).id).toBe(record.id);
+
+    const counted = await call('count_opportunities', {
+      liveness_status: 'live',
+      group_by: ['level'],
+      include_new_count: true,
     });
-    expect(isError).toBe(false);
-    ids.push(...idsOf(body.data as { id: string }[]));
-    cursor = (body.pagination as { next_cursor: string | null }).next_cursor ?? undefined;
-  } while (cursor);
-  expect(ids).toEqual(idsOf(expected({ job_family: 'data' })));
-});
+    expect(counted.isError).toBe(false);
+    expect(counted.body).toMatchObject({
+      count: expected({ liveness_status: 'live' }).length,
+      new_count: expect.any(Number),
+    });
 
-it('get_opportunity, count_opportunities, get_occupation_taxonomy and get_usage answer', async () => {
-  const record = FIXTURE[5] as (typeof FIXTURE)[number];
-  const found = await call('get_opportunity', { id: record.id });
-  expect(found.isError).toBe(false);
-  expect((found.body.data as { id: string }).id).toBe(record.id);
+    const taxonomy = await call('get_occupation_taxonomy');
+    expect(taxonomy.body).toEqual(taxonomyDocument(app.deps.taxonomy).body);
 
-  const counted = await call('count_opportunities', {
-    liveness_status: 'live',
-    group_by: ['level'],
-    include_new_count: true,
-  });
-  expect(counted.isError).toBe(false);
-  expect(counted.body).toMatchObject({
-    count: expected({ liveness_status: 'live' }).length,
-    new_count: expect.any(Number),
+    const usage = await call('get_usage');
+    expect(usage.isError).toBe(false);
+    expect(usage.body).toMatchObject({ plan: 'free', opportunities: { used: expect.any(Number) } });
   });
 
-  const taxonomy = await call('get_occupation_taxonomy');
-  expect(taxonomy.body).toEqual(taxonomyDocument(app.deps.taxonomy).body);
+  it.each([
+    ['search_opportunities', { level: ['boss'] }, 'invalid_filter'],
+    ['search_opportunities', { remote: 'maybe' }, 'validation_error'],
+    ['search_opportunities', { cursor: 'not-a-cursor' }, 'malformed_cursor'],
+    ['search_opportunities', { limit: 500 }, 'page_size_exceeded'],
+    ['get_opportunity', { id: 'nope' }, 'validation_error'],
+    ['get_opportunity', { id: '00000000-0000-4000-8000-000000000000' }, 'opportunity_not_found'],
+    ['count_opportunities', { limit: 5 }, 'invalid_filter'],
+  ])('%s %j is an isError result with code %s', async (name, args, code) => {
+    const { isError, body } = await call(name, args);
+    expect(isError).toBe(true);
+    expect(body.error?.code).toBe(code);
+  });
 
-  const usage = await call('get_usage');
-  expect(usage.isError).toBe(false);
-  expect(usage.body).toMatchObject({ plan: 'free', opportunities: { used: expect.any(Number) } });
-});
-
-it.each([
-  ['search_opportunities', { level: ['boss'] }, 'invalid_filter'],
-  ['search_opportunities', { remote: 'maybe' }, 'validation_error'],
-  ['search_opportunities', { cursor: 'not-a-cursor' }, 'malformed_cursor'],
-  ['search_opportunities', { limit: 500 }, 'page_size_exceeded'],
-  ['get_opportunity', { id: 'nope' }, 'validation_error'],
-  ['get_opportunity', { id: '00000000-0000-4000-8000-000000000000' }, 'opportunity_not_found'],
-  ['count_opportunities', { limit: 5 }, 'invalid_filter'],
-])('%s %j is an isError result with code %s', async (name, args, code) => {
-  const { isError, body } = await call(name, args);
-  expect(isError).toBe(true);
-  expect(body.error?.code).toBe(code);
-});
-
-it('a wallet that cannot pay is an isError result with 402 insufficient_balance', async () => {
-  const poor = await connect(app.reader({ billing_model: 'legacy_wallet' }).key);
-  const { isError, body } = await call('search_opportunities', { limit: 2 }, poor);
-  expect(isError).toBe(true);
-  expect(body.error?.code).toBe('insufficient_balance');
-  await poor.close();
+  it('a wallet that cannot pay is an isError result with 402 insufficient_balance', async () => {
+    const poor = await connect(app.reader({ billing_model: 'legacy_wallet' }).key);
+    const { isError, body } = await call('search_opportunities', { limit: 2 }, poor);
+    expect(isError).toBe(true);
+    expect(body.error?.code).toBe('insufficient_balance');
+    await poor.close();
+  });
 });
 
 it('without a key, /mcp is HTTP 401 with a Bearer challenge', async () => {

@@ -153,29 +153,6 @@ describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)',
     ['an empty object', '{}'],
     ['a JSON scalar', '42'],
     ['not JSON-RPC', '{"hello":"world"}'],
-    ['a batch with a bad member', `[${ping},{"id":2}]`],
-    [
-      'a batch of more than 100',
-      JSON.stringify(
-        Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
-      ),
-    ],
-    [
-      'an initialize inside a batch',
-      JSON.stringify([
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        },
-        { jsonrpc: '2.0', id: 2, method: 'ping' },
-      ]),
-    ],
   ])('a body that is %s → 422 validation_error naming the body', async (_label, body) => {
     const res = await post(body, { 'X-API-Key': await newKey() });
     await expectEnvelope(res, 422, 'validation_error', 'body');
@@ -214,12 +191,65 @@ describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)',
     },
   );
 
-  it('an unsupported MCP-Protocol-Version → 422 validation_error naming it', async () => {
-    const res = await post(ping, {
-      'X-API-Key': await newKey(),
-      'MCP-Protocol-Version': '1999-01-01',
+  // decisions 12: revisions since 2025-06-18 have no batches; one is refused whole, before any of
+  // its messages runs.
+  it.each([
+    ['with a bad member', `[${ping},{"id":2}]`],
+    [
+      'a batch of more than 100',
+      JSON.stringify(
+        Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+      ),
+    ],
+    [
+      'an initialize inside a batch',
+      JSON.stringify([
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+    ],
+    ['of one message', `[${ping}]`],
+  ])('a JSON-RPC batch (%s) → 400 invalid_filter naming the body', async (_label, body) => {
+    const res = await post(body, { 'X-API-Key': await newKey() });
+    await expectEnvelope(res, 400, 'invalid_filter', 'body');
+  });
+
+  // decisions 12 and the MCP transport specification: 400, whichever era the version looks like.
+  it.each(['1999-01-01', '2099-01-01', 'latest'])(
+    'an unsupported MCP-Protocol-Version (%s) → 400 invalid_filter naming it',
+    async (version) => {
+      const res = await post(ping, {
+        'X-API-Key': await newKey(),
+        'MCP-Protocol-Version': version,
+      });
+      await expectEnvelope(res, 400, 'invalid_filter', 'MCP-Protocol-Version');
+    },
+  );
+
+  it('a 2026-07-28 envelope claiming a revision the server does not speak → 400', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+          'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     });
-    await expectEnvelope(res, 422, 'validation_error', 'MCP-Protocol-Version');
+    const res = await post(body, { 'X-API-Key': await newKey() });
+    expect(res.status).toBe(400);
   });
 
   it('a body past 1 MB → 413 payload_too_large', async () => {
@@ -279,31 +309,23 @@ describe('malformed params of a well-formed message (fuzz counterexamples)', () 
   });
 });
 
-describe('a batch whose requests share an id (fuzz counterexample)', () => {
-  // The transport keys replies by id: it answered as soon as the first of the two finished, so a
-  // slow search could deliver and charge after the client had been told duplicate_request_id.
-  it('→ 422 validation_error naming the body, and nothing delivered', async () => {
+describe('batches are refused whole (decisions 12)', () => {
+  it('a batch of 100 taxonomy calls is one small 400, not 10 MB', async () => {
+    const batch = Array.from({ length: 100 }, (_, i) => toolCall(i, 'get_occupation_taxonomy', {}));
+    const res = await post(JSON.stringify(batch), { 'X-API-Key': await newKey() });
+    expect(res.status).toBe(400);
+    expect((await res.text()).length).toBeLessThan(1000);
+  });
+
+  it('a batch of searches delivers and charges nothing', async () => {
     const key = await newKey();
-    const search = toolCall(4, 'search_opportunities', { limit: 2 });
-    const res = await post(JSON.stringify([search, search]), { 'X-API-Key': key });
-    expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({
-      error: { code: 'validation_error', details: { parameter: 'body' } },
-    });
+    const batch = [toolCall(4, 'search_opportunities', { limit: 2 }), toolCall(5, 'get_usage', {})];
+    const res = await post(JSON.stringify(batch), { 'X-API-Key': key });
+    expect(res.status).toBe(400);
     const usage = await fetch(`${baseUrl}/v1/usage`, { headers: { 'X-API-Key': key } });
     expect(((await usage.json()) as { opportunities: { used: number } }).opportunities.used).toBe(
       0,
     );
-  });
-
-  it('ids that differ only in type are distinct: served', async () => {
-    const batch = [
-      toolCall(1, 'count_opportunities', {}),
-      { ...toolCall(1, 'get_usage', {}), id: '1' },
-    ];
-    const res = await post(JSON.stringify(batch), { 'X-API-Key': await newKey() });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as unknown[]).length).toBe(2);
   });
 });
 
@@ -322,17 +344,18 @@ describe('headers and request ids', () => {
     await client.close();
   });
 
-  it('protocol messages show the window and usage without counting against the rate limit', async () => {
-    // Free: 2 requests a second. connect() sends initialize, initialized and tools/list.
+  it('the handshake shows the window without counting; tools/list counts like any call', async () => {
+    // Free: 2 requests a second. connect() sends initialize, initialized (neither counted) and
+    // tools/list (counted, decisions 12).
     const { client, seen } = await connect({ 'X-API-Key': await newKey({ plan: 'free' }) });
     const headers = seen.headers ?? new Headers();
     expect(headers.get('x-ratelimit-limit')).toBe('2');
-    expect(headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(headers.get('x-ratelimit-remaining')).toBe('1');
     expect(headers.get('x-service-opportunity-limit')).toBe('1000');
     expect(headers.get('x-service-opportunity-used')).toBe('0');
     const result = await client.callTool({ name: 'count_opportunities', arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(seen.headers?.get('x-ratelimit-remaining')).toBe('1');
+    expect(seen.headers?.get('x-ratelimit-remaining')).toBe('0');
     await client.close();
   });
 
@@ -356,28 +379,6 @@ describe('headers and request ids', () => {
     await client.close();
   });
 
-  it('one billable call per HTTP request: a batch gets duplicate_request_id for the second', async () => {
-    const batch = [
-      toolCall(1, 'get_opportunity', { id: records[0]?.id }),
-      toolCall(2, 'count_opportunities', {}),
-      toolCall(3, 'get_opportunity', { id: records[1]?.id }),
-    ];
-    const res = await post(JSON.stringify(batch), { 'X-API-Key': await newKey() });
-    expect(res.status).toBe(200);
-    const replies = (await res.json()) as {
-      id: number;
-      result: { isError?: boolean; structuredContent: unknown };
-    }[];
-    const byId = new Map(replies.map((r) => [r.id, r.result]));
-    expect(byId.get(1)?.isError).toBeFalsy();
-    expect(byId.get(2)?.structuredContent).toMatchObject({ count: 4 });
-    expect(byId.get(3)).toMatchObject({
-      isError: true,
-      structuredContent: { error: { code: 'duplicate_request_id' } },
-    });
-    expect(res.headers.get('x-service-new-opportunity-count')).toBe('1');
-  });
-
   it('a verified marketplace request carries X-Marketplace-Billing', async () => {
     let n = 0;
     const { client, seen } = await connect({ 'X-API-Key': await newKey() }, () => {
@@ -398,8 +399,7 @@ describe('one rate limit across REST and MCP', () => {
     const { client, seen } = await connect({ 'X-API-Key': key });
     const rest = () =>
       fetch(`${baseUrl}/v1/opportunities/count`, { headers: { 'X-API-Key': key } });
-    // Connecting and listing are not tool calls and count toward nothing; these three do.
-    expect((await rest()).status).toBe(200);
+    // connect()'s tools/list counted (decisions 12); this REST count is the second request.
     expect((await rest()).status).toBe(200);
     const limited = await client.callTool({ name: 'count_opportunities', arguments: {} });
     expect(limited.isError).toBe(true);
@@ -409,16 +409,69 @@ describe('one rate limit across REST and MCP', () => {
     await client.close();
   });
 
-  it('and the other way round: two tool calls, then REST gets 429', async () => {
+  it('and the other way round: a tool call after tools/list, then REST gets 429', async () => {
     const key = await newKey({ plan: 'free' });
     const { client } = await connect({ 'X-API-Key': key });
-    for (let i = 0; i < 2; i++) {
-      const ok = await client.callTool({ name: 'count_opportunities', arguments: {} });
-      expect(ok.isError).toBeFalsy();
-    }
+    const ok = await client.callTool({ name: 'count_opportunities', arguments: {} });
+    expect(ok.isError).toBeFalsy();
     const res = await fetch(`${baseUrl}/v1/opportunities/count`, { headers: { 'X-API-Key': key } });
     expect(res.status).toBe(429);
     expect(await res.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
     await client.close();
+  });
+
+  // decisions 12: every MCP method counts against the request rate limit, refused before any work.
+  it.each([
+    ['tools/list', 'tools/list', {}],
+    ['resources/list', 'resources/list', {}],
+    ['resources/read', 'resources/read', { uri: 'taxonomy://occupations' }],
+    ['get_occupation_taxonomy', 'tools/call', { name: 'get_occupation_taxonomy', arguments: {} }],
+    ['get_usage', 'tools/call', { name: 'get_usage', arguments: {} }],
+  ])('%s: the third in a second of a 2 rps account is refused', async (label, method, params) => {
+    const key = await newKey({ plan: 'free' });
+    const message = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let id = 1; id <= 3; id++) {
+      last = await post(message(id), { 'X-API-Key': key });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 2)).toEqual([200, 200]);
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const body = (await last?.json()) as object;
+    if (label === 'get_usage') {
+      // A tool the ReadService limits answers its 429 as a tool result (decisions 9).
+      expect(statuses[2]).toBe(200);
+      expect(body).toMatchObject({
+        result: { isError: true, structuredContent: { error: { code: 'rate_limit_exceeded' } } },
+      });
+    } else {
+      expect(statuses[2]).toBe(429);
+      expect(body).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    }
+  });
+
+  it('server/discover (2026-07-28) counts too', async () => {
+    const key = await newKey({ plan: 'free' });
+    const discover = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    const headers = {
+      'X-API-Key': key,
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'server/discover',
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post(discover, headers)).status);
+    expect(statuses).toEqual([200, 200, 429]);
   });
 });

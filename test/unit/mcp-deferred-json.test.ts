@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { DeferredJson } from '../../src/mcp/deferred-json';
 
 // The reply written with deferred tool results must be byte for byte the one the SDK transport
