@@ -62,6 +62,18 @@ export function sendOutcome<T>(
   }
 }
 
+/** Bodies served unchanged to every caller (the taxonomy), serialized once per process. */
+const serializedOnce = new WeakMap<object, string>();
+
+/**
+ * Marks `body` as the same for every call and never changed: its tool results reuse one JSON
+ * text (decisions 12: the taxonomy tool's reply is built once per process, not once per call).
+ */
+export function serializeOnce<T extends object>(body: T): T {
+  serializedOnce.set(body, JSON.stringify(body));
+  return body;
+}
+
 /**
  * MCP: structuredContent is the envelope itself; the text block is the same JSON (decisions 9).
  * That JSON is also returned as `json`: it is exactly JSON.stringify(structuredContent), so the
@@ -70,7 +82,7 @@ export function sendOutcome<T>(
 function toolResult(envelope: object, isError: boolean): { result: CallToolResult; json: string } {
   const structuredContent: Record<string, unknown> = { ...envelope };
   // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
-  const json = listJson(envelope as ListEnvelope);
+  const json = serializedOnce.get(envelope) ?? listJson(envelope as ListEnvelope);
   return {
     result: {
       content: [{ type: 'text', text: json }],

@@ -6,6 +6,7 @@ import { toolArgsSchema } from '../domain/filters';
 import type { AppDeps } from '../service/context';
 import type { Caller, Outcome, ReadService } from '../service/read-service';
 import { taxonomyDocument } from '../service/taxonomy-service';
+import { serializeOnce } from '../adapter/presenter';
 import {
   COUNT_DESCRIPTION,
   GET_DESCRIPTION,
@@ -94,7 +95,7 @@ function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
 
 /** Built once per router: the JSON Schemas and the taxonomy document do not change per request. */
 export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDefinition[] {
-  const taxonomy = taxonomyDocument(deps.taxonomy).body;
+  const taxonomy = serializeOnce(taxonomyDocument(deps.taxonomy).body);
   return [
     {
       name: 'search_opportunities',
