@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { catalogParamSchema, cursorParam, dateParam } from './filters';
-import { Opportunity } from './record';
+import { Opportunity, SparseOpportunity } from './record';
 
 // The change feed's envelope (decisions 11 "Change feed"): a list envelope whose items are
 // records at their latest state or tombstones of removed records, and whose cursor never ends.
@@ -13,7 +13,7 @@ export const Tombstone = z
   })
   .describe('A record removed from the store: drop it from what your integration holds. Free.');
 
-export const ChangeFeedItem = z.union([Opportunity, Tombstone]);
+export const ChangeFeedItem = z.union([Opportunity, SparseOpportunity, Tombstone]);
 
 export const ChangesEnvelope = z.object({
   data: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from './errors';
-import { Opportunity, PreviewOpportunity } from './record';
+import { Opportunity, PreviewOpportunity, SparseOpportunity } from './record';
 import { TAXONOMY_LEVELS } from './taxonomy';
 
 // The response envelopes of decisions 4 as zod schemas: they type the service layer and generate
@@ -12,8 +12,11 @@ export const AppliedFilters = z
     'The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers.',
   );
 
+/** A record as served: whole, or sparse when the request named `fields` (decisions 13). */
+export const ServedOpportunity = z.union([Opportunity, SparseOpportunity]);
+
 export const ListEnvelope = z.object({
-  data: z.array(Opportunity),
+  data: z.array(ServedOpportunity),
   pagination: z.object({
     returned: z.number().int().min(0),
     next_cursor: z
@@ -76,7 +79,7 @@ export const CountEnvelope = z.object({
 });
 
 export const DetailEnvelope = z.object({
-  data: Opportunity,
+  data: ServedOpportunity,
   meta: z.object({ request_id: z.string() }),
 });
 

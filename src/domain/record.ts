@@ -140,6 +140,18 @@ export const Opportunity = OpportunityShape.refine(
 
 export type Opportunity = z.infer<typeof Opportunity>;
 
+/** The top-level field names of the public record, in its order: what `fields` may name. */
+export const OPPORTUNITY_FIELDS = Object.keys(OpportunityShape.shape) as (keyof Opportunity)[];
+
+/**
+ * A record as returned with `fields` (decisions 13): its id and the named fields, nothing else.
+ * A full record is one too; the envelopes declare both so a schema check admits either.
+ */
+export const SparseOpportunity = OpportunityShape.partial()
+  .required({ id: true })
+  .describe('A record returned with `fields`: id plus the named top-level fields only.');
+export type SparseOpportunity = z.infer<typeof SparseOpportunity>;
+
 /** decisions 5: the anonymous preview shows where a record came from, not its source details. */
 export const PreviewOpportunity = OpportunityShape.extend({
   sources: z.array(z.strictObject({ source: Source.shape.source })),

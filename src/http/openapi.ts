@@ -129,6 +129,9 @@ function queryParameters(endpoint: Endpoint | z.ZodType) {
   });
 }
 
+/** decisions 13: `fields` as list documents it, for the detail and the change feed too. */
+const fieldsParameter = () => queryParameters('list').filter((p) => p.name === 'fields');
+
 const requestIdHeader = {
   name: 'X-Request-ID',
   in: 'header',
@@ -225,7 +228,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           description:
             `${ACCEPTABLE_USE} The feed keeps an integration current; it is not a way to rebuild or republish the dataset.\n\n` +
             'since=ISO (or YYYY-MM-DD): changes whose changed_at is at or after it (a tombstone is timed by its deletion); neither since nor cursor: the whole store from the start. pagination.next_cursor is never null: keep it and poll from it later (it carries since and is bound to the account); has_more says whether more changes exist now. A record removed from the store (admin CLI `delete ID`, or an import line {"id": "...", "deleted": true}) appears once as a tombstone { id, deleted: true, changed_at }. Records are metered like list (new ones consume, repeats are free, the call spends its request id); tombstones are free. Not exposed over MCP.',
-          parameters: [...queryParameters(ChangesQuery), requestIdHeader],
+          parameters: [...queryParameters(ChangesQuery), ...fieldsParameter(), requestIdHeader],
           responses: {
             '200': ok('ChangesEnvelope', AUTH_HEADERS),
             ...errors(AUTH_ERRORS, AUTH_HEADERS),
@@ -244,6 +247,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
               required: true,
               schema: { type: 'string', format: 'uuid' },
             },
+            ...fieldsParameter(),
             requestIdHeader,
           ],
           responses: {

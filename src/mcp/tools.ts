@@ -61,6 +61,7 @@ const READ_ONLY = {
 /** Same declaration as the REST path parameter (openapi.ts): a uuid string. */
 const GetArgs = z.strictObject({
   id: z.string().meta({ format: 'uuid', description: ID_DESCRIPTION }),
+  fields: toolArgsSchema('list').shape.fields,
 });
 const NoArgs = z.strictObject({});
 
@@ -120,8 +121,11 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       run: async (caller, args) => {
         // Checked before the service, so an unknown argument neither spends the request id nor
         // counts toward the rate limit: like a REST URL of the wrong shape, it is not a read.
-        onlyArgs(args, ['id']);
-        return renameIdParameter(await reads.detail(caller, args.id));
+        onlyArgs(args, ['id', 'fields']);
+        const options = args.fields === undefined ? {} : { fields: args.fields };
+        return renameIdParameter(
+          await reads.detail(caller, args.id, { from: 'tool', args: options }),
+        );
       },
     },
     {

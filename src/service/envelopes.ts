@@ -1,13 +1,13 @@
 import type { Filter } from '../domain/filters';
 import type { ListEnvelope } from '../domain/envelopes';
-import type { Opportunity } from '../domain/record';
+import type { Opportunity, SparseOpportunity } from '../domain/record';
 
 export type { CountEnvelope, DetailEnvelope, ListEnvelope } from '../domain/envelopes';
 
 // Response envelopes of decisions 4. Built in one place so REST and MCP return the same shapes.
 
 export function listEnvelope(
-  records: Opportunity[],
+  records: SparseOpportunity[],
   nextCursor: string | null,
   limit: number,
   requestId: string,

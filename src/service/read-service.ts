@@ -31,6 +31,7 @@ import { countFigures } from './count-extras';
 import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
+import { projection, sparseRecord, sparseRecords } from '../domain/sparse-fields';
 import { usageEnvelope } from './usage';
 import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
@@ -137,7 +138,7 @@ export class ReadService {
           return searchPage(this.index, this.deps.cursor, request, accountId, { excludeIds });
         });
         const body = listEnvelope(
-          page.records,
+          sparseRecords(page.records, request.options.fields),
           page.nextCursor,
           request.limit,
           caller.requestId,
@@ -168,7 +169,7 @@ export class ReadService {
         served === page
           ? body
           : listEnvelope(
-              served.records,
+              sparseRecords(served.records, request.options.fields),
               served.nextCursor,
               request.limit,
               caller.requestId,
@@ -260,11 +261,13 @@ export class ReadService {
     });
   }
 
-  detail(caller: Caller, id: unknown): Promise<Outcome<DetailEnvelope>> {
+  /** One record; `options` carries its `fields` (decisions 13), read by the list's rules. */
+  detail(caller: Caller, id: unknown, options?: FilterInput): Promise<Outcome<DetailEnvelope>> {
     return this.serve(caller, true, async (ticket) => {
       if (typeof id !== 'string' || !isUuid(id)) {
         throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
       }
+      const { fields } = options ? this.parse('list', options, caller).options : {};
       const record = await this.records.find(id.toLowerCase()).catch((err: unknown) => {
         throw storeError(err);
       });
@@ -275,7 +278,10 @@ export class ReadService {
         await this.meter.deliver(subject(caller), ticket, [record.id]),
       );
       return {
-        body: { data: record, meta: { request_id: caller.requestId } },
+        body: {
+          data: sparseRecord(record, projection(fields)),
+          meta: { request_id: caller.requestId },
+        },
         usage: usageHeaders(outcome.usage, outcome, {
           marketplaceVerified: caller.marketplaceVerified,
         }),

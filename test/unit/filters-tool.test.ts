@@ -195,6 +195,7 @@ describe('schemas', () => {
       'cursor',
       'limit',
       'max_new',
+      'fields',
     ]);
     expect(Object.keys(props(restQuerySchema('count')))).toEqual([
       ...FILTER_PARAMS,

@@ -15,6 +15,7 @@ import {
   MAX_GROUP_LIMIT,
   MAX_NEW_LIMIT,
 } from '../facets';
+import { OPPORTUNITY_FIELDS } from '../record';
 import { MAX_QUERY_LENGTH, QUERY_SYNTAX } from './keyword-query';
 import type { Endpoint, OptionName, ParamKind, ParamName, ParamSpec, Surface } from './types';
 
@@ -181,6 +182,12 @@ export const PARAMS: readonly ParamSpec[] = [
     { min: 0, max: MAX_NEW_LIMIT },
   ),
   spec(
+    'fields',
+    'enum_list',
+    'Sparse records: the top-level fields to return (comma-separated; an array in tool arguments). Every record then has exactly id plus these fields (id always comes); without fields, the whole record. Smaller records, same price: a record delivered is charged whatever fields were asked for. Not bound to the cursor: it may change from page to page.',
+    { values: OPPORTUNITY_FIELDS },
+  ),
+  spec(
     'group_by',
     'enum_list',
     'Count facets: one or two dimensions (the second nests inside each bucket of the first). Adds groups: [{ value, count, groups? }] (by count descending, then value) and other_count (matching records in no returned bucket) at each level. A bucket counts what the same filters plus that value count; taxonomy buckets include descendants.',
@@ -209,6 +216,7 @@ export const PARAMS: readonly ParamSpec[] = [
 /** Parameters that shape a response but select nothing: not filters, not in the cursor digest. */
 export const OPTION_PARAMS: ReadonlySet<ParamName> = new Set<OptionName>([
   'max_new',
+  'fields',
   'group_by',
   'group_limit',
   'include',
@@ -247,7 +255,7 @@ export const PREVIEW_PARAMS: readonly ParamName[] = [
 ];
 
 const ENDPOINT_PARAMS: Record<Endpoint, ReadonlySet<ParamName>> = {
-  list: new Set([...FILTER_PARAMS, 'sort', 'unseen_only', 'cursor', 'limit', 'max_new']),
+  list: new Set([...FILTER_PARAMS, 'sort', 'unseen_only', 'cursor', 'limit', 'max_new', 'fields']),
   // contract 4.3: no paging parameters, no order (decisions 13); decisions 11: facets, new_count
   count: new Set([...FILTER_PARAMS, 'group_by', 'group_limit', 'include', 'include_new_count']),
   preview: new Set(PREVIEW_PARAMS),

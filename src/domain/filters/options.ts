@@ -65,6 +65,21 @@ function include(spec: ParamSpec, c: Coerced): boolean {
   return true;
 }
 
+/** decisions 13: known top-level names only (400 invalid_filter); repeats and `id` are harmless. */
+function fields(spec: ParamSpec, c: Coerced): string[] {
+  const names = strings(spec, c);
+  for (const name of names) {
+    if (!spec.values?.includes(name)) {
+      throw invalidFilter(
+        spec.name,
+        'unknown_value',
+        `Unknown field ${quote(name)}; top-level fields of the record: ${(spec.values ?? []).join(', ')}.`,
+      );
+    }
+  }
+  return [...new Set(names)];
+}
+
 function integer(spec: ParamSpec, c: Coerced): number {
   const min = spec.min ?? 0;
   const max = spec.max ?? Number.MAX_SAFE_INTEGER;
@@ -92,6 +107,9 @@ export function readOption(options: RequestOptions, spec: ParamSpec, c: Coerced)
       return;
     case 'include':
       options.includeNewCount = include(spec, c);
+      return;
+    case 'fields':
+      options.fields = fields(spec, c);
       return;
     case 'include_new_count':
       options.includeNewCount = c.type === 'boolean' && c.value;

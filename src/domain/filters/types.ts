@@ -71,7 +71,13 @@ export type Filter = {
 
 export type FilterName = keyof Filter;
 /** Request options that shape a response but select nothing (decisions 11); never in the digest. */
-export type OptionName = 'max_new' | 'group_by' | 'group_limit' | 'include' | 'include_new_count';
+export type OptionName =
+  | 'max_new'
+  | 'group_by'
+  | 'group_limit'
+  | 'include'
+  | 'include_new_count'
+  | 'fields';
 export type ParamName = FilterName | 'cursor' | 'limit' | OptionName;
 
 /** Which adapter takes a parameter; both when unset (REST `include`, MCP `include_new_count`). */
@@ -106,6 +112,8 @@ export interface RequestOptions {
   includeNewCount: boolean;
   /** List: the page's budget of new opportunities, 0-100. */
   maxNew?: number;
+  /** List, detail, change feed: the top-level record fields to return besides id (decisions 13). */
+  fields?: string[];
 }
 
 export interface ParseContext {

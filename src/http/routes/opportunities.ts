@@ -39,7 +39,12 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
     sendOutcome(res, await reads.changes(caller(req), req.query));
   });
   router.get('/v1/opportunities/:opportunity_id', requireKey, async (req, res) => {
-    sendOutcome(res, await reads.detail(caller(req), req.params.opportunity_id));
+    // decisions 13: `fields` shapes the record; the detail reads no other parameter.
+    const options = req.query.fields === undefined ? {} : { fields: req.query.fields };
+    sendOutcome(
+      res,
+      await reads.detail(caller(req), req.params.opportunity_id, { from: 'rest', query: options }),
+    );
   });
   router.use(
     '/v1/opportunities',
