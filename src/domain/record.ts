@@ -145,12 +145,16 @@ export const OPPORTUNITY_FIELDS = Object.keys(OpportunityShape.shape) as (keyof 
 
 /**
  * A record as returned with `fields` (decisions 13): its id and the named fields, nothing else.
- * A full record is one too; the envelopes declare both so a schema check admits either.
+ * Declared loosely (id, then any of Opportunity's fields) rather than as a second copy of the
+ * record's schema: every tool listing and the OpenAPI document would otherwise carry ~7 KB more,
+ * which is what an agent's context pays for on every connection.
  */
-export const SparseOpportunity = OpportunityShape.partial()
-  .required({ id: true })
-  .describe('A record returned with `fields`: id plus the named top-level fields only.');
-export type SparseOpportunity = z.infer<typeof SparseOpportunity>;
+export const SparseOpportunity = z
+  .looseObject({ id: z.uuid() })
+  .describe(
+    'A record returned with `fields`: id plus the named top-level fields only, each as in Opportunity.',
+  );
+export type SparseOpportunity = { id: string } & Partial<Opportunity>;
 
 /** decisions 5: the anonymous preview shows where a record came from, not its source details. */
 export const PreviewOpportunity = OpportunityShape.extend({

@@ -11,7 +11,7 @@ import {
 import { ChangesEnvelope, ChangesQuery, Tombstone } from '../domain/changes-envelope';
 import { UsageEnvelope } from '../domain/usage-envelope';
 import { restQuerySchema, type Endpoint } from '../domain/filters';
-import { Opportunity, PreviewOpportunity } from '../domain/record';
+import { Opportunity, PreviewOpportunity, SparseOpportunity } from '../domain/record';
 import { ACCEPTABLE_USE, OPENAPI_INTRO } from './openapi-intro';
 import { componentRef, componentSchemas } from './openapi-schemas';
 
@@ -328,6 +328,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       // decisions 11: named components, referenced by $ref wherever they are reused.
       schemas: componentSchemas({
         Opportunity,
+        SparseOpportunity,
         PreviewOpportunity,
         ListEnvelope,
         PreviewListEnvelope,

@@ -107,13 +107,15 @@ describe('the document', () => {
       'Opportunity', 'ListEnvelope', 'CountEnvelope', 'DetailEnvelope', 'ErrorEnvelope', 'Taxonomy',
     ]) expect(Object.keys(doc.components.schemas)).toContain(name); // prettier-ignore
     const schemas = doc.components.schemas as Record<string, { properties: Record<string, never> }>;
-    expect(schemas.ListEnvelope?.properties.data).toEqual({
-      type: 'array',
-      items: { $ref: '#/components/schemas/Opportunity' },
-    });
-    expect(schemas.DetailEnvelope?.properties.data).toEqual({
-      $ref: '#/components/schemas/Opportunity',
-    });
+    // decisions 13: a record is whole, or sparse when the request named fields.
+    const served = {
+      anyOf: [
+        { $ref: '#/components/schemas/Opportunity' },
+        { $ref: '#/components/schemas/SparseOpportunity' },
+      ],
+    };
+    expect(schemas.ListEnvelope?.properties.data).toEqual({ type: 'array', items: served });
+    expect(schemas.DetailEnvelope?.properties.data).toEqual(served);
     expect(schemas.PreviewListEnvelope?.properties.data).toEqual({
       type: 'array',
       items: { $ref: '#/components/schemas/PreviewOpportunity' },
@@ -165,7 +167,16 @@ describe('the document', () => {
       'liveness_status', 'q', 'sort', 'cursor', 'limit',
     ]; // prettier-ignore
     expect(queryNames('/v1/opportunities')).toEqual(
-      [...CONTRACT_FILTERS, 'q', 'sort', 'cursor', 'limit', 'unseen_only', 'max_new'].sort(),
+      [
+        ...CONTRACT_FILTERS,
+        'q',
+        'sort',
+        'cursor',
+        'limit',
+        'unseen_only',
+        'max_new',
+        'fields',
+      ].sort(),
     );
     expect(queryNames('/v1/opportunities/count')).toEqual(
       [...CONTRACT_FILTERS, 'q', 'group_by', 'group_limit', 'include'].sort(),
@@ -174,6 +185,9 @@ describe('the document', () => {
     const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
     expect(detail.find((p) => p.in === 'path')?.name).toBe('opportunity_id');
     expect(detail.some((p) => p.in === 'header' && p.name === 'X-Request-ID')).toBe(true);
+    // decisions 13: fields on the detail and the change feed as on list.
+    expect(detail.some((p) => p.in === 'query' && p.name === 'fields')).toBe(true);
+    expect(queryNames('/v1/opportunities/changes')).toContain('fields');
   });
 
   // Issue 23: a typed surface a generator or a validating gateway can take at its word.

@@ -72,12 +72,7 @@ export type Filter = {
 export type FilterName = keyof Filter;
 /** Request options that shape a response but select nothing (decisions 11); never in the digest. */
 export type OptionName =
-  | 'max_new'
-  | 'group_by'
-  | 'group_limit'
-  | 'include'
-  | 'include_new_count'
-  | 'fields';
+  'max_new' | 'group_by' | 'group_limit' | 'include' | 'include_new_count' | 'fields';
 export type ParamName = FilterName | 'cursor' | 'limit' | OptionName;
 
 /** Which adapter takes a parameter; both when unset (REST `include`, MCP `include_new_count`). */
