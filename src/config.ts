@@ -63,6 +63,12 @@ export const EnvSchema = z.object({
         .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
         .filter((o) => o !== ''),
     ),
+  /**
+   * decisions 14: the text block of one MCP tool result stays within this many bytes (a
+   * search_opportunities page stops before the record that would pass it). 80,000 bytes is about
+   * 20,000 tokens, under what common coding agents accept from one tool call.
+   */
+  MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_000).default(80_000),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is public. */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   /** decisions 10: `production` creates no demo account, starts no local service. */

@@ -97,6 +97,7 @@ function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
 /** Built once per router: the JSON Schemas and the taxonomy document do not change per request. */
 export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDefinition[] {
   const taxonomy = serializeOnce(taxonomyDocument(deps.taxonomy).body);
+  const budget = { maxBytes: deps.env.MCP_MAX_RESULT_BYTES };
   return [
     {
       name: 'search_opportunities',
@@ -107,7 +108,8 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
       annotations: { title: 'Search opportunities', ...READ_ONLY },
       billable: true,
       limitedByService: true,
-      run: (caller, args) => reads.list(caller, { from: 'tool', args }),
+      // decisions 14: the page stops before the record that would pass the result budget.
+      run: (caller, args) => reads.list(caller, { from: 'tool', args }, undefined, budget),
     },
     {
       name: 'get_opportunity',

@@ -24,6 +24,9 @@ function textOf(record: object): RecordText {
   return text;
 }
 
+/** Exactly JSON.stringify(record), kept beside the record object like a page's texts. */
+export const recordJson = (record: object): string => textOf(record).json;
+
 /** Exactly JSON.stringify(body), reusing each record's text when `body` is a list envelope. */
 export function listJson(body: ListEnvelope): string {
   if (Object.keys(body).join() !== 'data,pagination,meta' || !Array.isArray(body.data)) {

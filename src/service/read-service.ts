@@ -31,6 +31,7 @@ import { countFigures } from './count-extras';
 import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
+import { pageWithinBytes, type EnvelopeOf } from './result-budget';
 import { projection, sparseRecord, sparseRecords } from '../domain/sparse-fields';
 import { usageEnvelope } from './usage';
 import { reportApiError } from '../infra/api-error-report';
@@ -45,6 +46,11 @@ export interface Caller {
   auth: AuthContext;
   requestId: string;
   marketplaceVerified: boolean;
+}
+
+/** decisions 14: the byte budget of one tool result's text block (MCP_MAX_RESULT_BYTES). */
+export interface ResultBudget {
+  maxBytes: number;
 }
 
 /** Filters as they arrive: a REST query string or MCP tool arguments. */
@@ -121,34 +127,45 @@ export class ReadService {
     caller: Caller,
     input: FilterInput,
     revalidation?: Revalidation,
+    budget?: ResultBudget,
   ): Promise<Outcome<ListEnvelope>> {
     return this.serve(caller, !revalidation, async (ticket, window) => {
       const spend = revalidation
         ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
         : async () => undefined;
       const accountId = caller.auth.account.id;
-      const { request, page, body, notModified } = await beforeSpending(spend, async () => {
-        const request = this.parse('list', input, caller);
-        const page = await this.expensive.run(accountId, request, window, async () => {
-          // decisions 11: unseen_only leaves out what the account already received this period.
-          const excludeIds =
-            request.filter.unseen_only === true
-              ? (await this.meter.periodDeliveries(subject(caller))).ids
-              : undefined;
-          return searchPage(this.index, this.deps.cursor, request, accountId, { excludeIds });
-        });
-        const body = listEnvelope(
-          sparseRecords(page.records, request.options.fields),
-          page.nextCursor,
-          request.limit,
-          caller.requestId,
-          request.appliedFilters,
-        );
-        const notModified = revalidation
-          ? await this.unchangedRepeats(caller, body, page.records, revalidation)
-          : null;
-        return { request, page, body, notModified };
-      });
+      const { request, page, body, notModified, envelopeOf } = await beforeSpending(
+        spend,
+        async () => {
+          const request = this.parse('list', input, caller);
+          const envelopeOf: EnvelopeOf = (p) =>
+            listEnvelope(
+              sparseRecords(p.records, request.options.fields),
+              p.nextCursor,
+              request.limit,
+              caller.requestId,
+              request.appliedFilters,
+            );
+          const found = await this.expensive.run(accountId, request, window, async () => {
+            // decisions 11: unseen_only leaves out what the account already received this period.
+            const excludeIds =
+              request.filter.unseen_only === true
+                ? (await this.meter.periodDeliveries(subject(caller))).ids
+                : undefined;
+            return searchPage(this.index, this.deps.cursor, request, accountId, { excludeIds });
+          });
+          // decisions 14: cut to the result budget before metering, so what is left out is never
+          // delivered or charged.
+          const page = budget
+            ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
+            : found;
+          const body = envelopeOf(page);
+          const notModified = revalidation
+            ? await this.unchangedRepeats(caller, body, page.records, revalidation)
+            : null;
+          return { request, page, body, notModified, envelopeOf };
+        },
+      );
       if (notModified) return notModified;
       await spend();
       const outcome = this.delivered(
@@ -165,16 +182,7 @@ export class ReadService {
       );
       // max_new and unseen_only may cut the page under the account lock (decisions 11).
       const served = await servedPage(this.deps.cursor, page, outcome, accountId);
-      const servedBody =
-        served === page
-          ? body
-          : listEnvelope(
-              sparseRecords(served.records, request.options.fields),
-              served.nextCursor,
-              request.limit,
-              caller.requestId,
-              request.appliedFilters,
-            );
+      const servedBody = served === page ? body : envelopeOf(served);
       return {
         body: servedBody,
         usage: usageHeaders(outcome.usage, outcome, {

@@ -1,0 +1,62 @@
+import type { ListEnvelope } from '../domain/envelopes';
+import type { CursorCodec } from '../search/cursor';
+import { listJson, recordJson } from './list-json';
+import type { Page } from './opportunity-search';
+
+// The result budget of decisions 14: the text block of one MCP tool result (the list envelope's
+// JSON) stays within MCP_MAX_RESULT_BYTES. A page that would pass it stops before the record that
+// would: at least one record always comes, next_cursor continues right after the last returned
+// one (nothing is skipped, has_more is true), and the records left out are never delivered, so
+// they cost nothing. Applied to the page BEFORE it is metered; a page that fits is the same page.
+
+/** How a page becomes the envelope the client gets (records as served: whole or sparse). */
+export type EnvelopeOf = (page: Pick<Page, 'records' | 'nextCursor'>) => ListEnvelope;
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** The first `count` records of `page`, with a cursor that resumes right after the last of them. */
+export async function pagePrefix(
+  codec: CursorCodec,
+  page: Page,
+  count: number,
+  accountId: string,
+): Promise<Page> {
+  if (count >= page.records.length) return page;
+  const position = page.positions[count - 1];
+  if (position === undefined) throw new Error('result budget: a cut needs at least one record');
+  const nextCursor = await codec.encode({ filterDigest: page.digest, accountId, position });
+  return {
+    ...page,
+    records: page.records.slice(0, count),
+    positions: page.positions.slice(0, count),
+    nextCursor,
+  };
+}
+
+/** `page`, or its longest prefix (at least one record) whose envelope fits in `maxBytes`. */
+export async function pageWithinBytes(
+  codec: CursorCodec,
+  page: Page,
+  envelopeOf: EnvelopeOf,
+  maxBytes: number,
+  accountId: string,
+): Promise<Page> {
+  const whole = envelopeOf(page);
+  if (page.records.length <= 1 || bytes(listJson(whole)) <= maxBytes) return page;
+  // The envelope without its records, with the cursor it has now: a cut's cursor differs only in
+  // its position, so its length is all but the same; the exact check below settles the rest.
+  const frame = bytes(listJson({ ...whole, data: [] }));
+  let used = frame;
+  let count = 0;
+  for (const record of whole.data) {
+    const size = bytes(recordJson(record)) + (count > 0 ? 1 : 0);
+    if (count > 0 && used + size > maxBytes) break;
+    used += size;
+    count += 1;
+  }
+  for (;;) {
+    const cut = await pagePrefix(codec, page, count, accountId);
+    if (count <= 1 || bytes(listJson(envelopeOf(cut))) <= maxBytes) return cut;
+    count -= 1;
+  }
+}
