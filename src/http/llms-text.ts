@@ -2,6 +2,12 @@
 // endpoint, a parameter family, a cost rule or an MCP tool, say so here (a test checks that every
 // documented /v1 path and every MCP tool is named).
 
+import { AGENT_FIELDS, RECORD_TOKENS } from '../domain/record-tokens';
+
+const { record, page25 } = RECORD_TOKENS;
+const n = (value: number) => value.toLocaleString('en-US');
+const AGENT_LIST = AGENT_FIELDS.join(',');
+
 export function llmsText(baseUrl: string): string {
   return `# Technology Contract Opportunity Read API
 
@@ -42,6 +48,8 @@ export function llmsText(baseUrl: string): string {
   records for this page: the page stops before the (N+1)-th new record (repeats still come, up to
   limit), has_more stays true and next_cursor resumes right after the last returned record, so
   nothing is skipped; max_new may change from page to page.
+  fields=a,b,c: sparse records, exactly id plus the named top-level fields (also on the detail and
+  the change feed); same price; not bound to the cursor.
 - ${baseUrl}/v1/opportunities/count - \`{ count, meta }\` for the same filters. Free.
   include=new_count adds new_count (matching records not yet delivered to this account this
   period: what listing them all would consume) and new_cost_millicents (what that would take from
@@ -94,6 +102,14 @@ export function llmsText(baseUrl: string): string {
 3. Revalidate a page you already hold with If-None-Match (free 304 when nothing changed and
    every record on it was already delivered).
 
+## Keep results small (fields)
+- A whole record is about ${n(record.whole)} tokens; with
+  fields=${AGENT_LIST} it is about ${n(record.agentFields)} tokens.
+- A 25-record page is about ${n(page25.whole)} tokens of whole records, about
+  ${n(page25.agentFields)} tokens with those fields. Ask for the fields you need, then fetch the few
+  records you keep whole by id (free: already delivered this period).
+- (Measured on the seed data, seed --count 1000 --seed 1, as JSON bytes / 4.)
+
 ## Requests, limits and errors
 - Each list or detail call spends its X-Request-ID (send a fresh unique one per call, or omit it
   and one is generated); reusing one gives 409 duplicate_request_id. Retries need a new id.
@@ -103,14 +119,21 @@ export function llmsText(baseUrl: string): string {
   request id.
 
 ## MCP (tool protocol)
-- URL: ${baseUrl}/mcp (Streamable HTTP, stateless, read-only; POST JSON-RPC). Key in
-  \`Authorization: Bearer <key>\` or \`X-API-Key\`.
+- URL: ${baseUrl}/mcp (Streamable HTTP, stateless, read-only; POST JSON-RPC, one message per
+  POST: batches are refused). Key in \`Authorization: Bearer <key>\` or \`X-API-Key\`.
+- Protocol revisions 2026-07-28 (server/discover, no initialize needed), 2025-11-25 and
+  2025-06-18; a negotiating client gets 2026-07-28. Every request counts against the rate limit.
 - Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus q, sort,
-  cursor, limit, unseen_only and max_new; new records spend allowance), get_opportunity ({ id }),
-  count_opportunities (free; the same filters and q plus group_by, group_limit and include_new_count),
+  cursor, limit, unseen_only, max_new and fields; new records spend allowance), get_opportunity
+  ({ id, fields? }), count_opportunities (free; the same filters and q plus group_by, group_limit
+  and include_new_count),
   get_occupation_taxonomy (free), get_usage (free; the same body as /v1/usage).
 - Resource: taxonomy://occupations (application/json, the taxonomy envelope; resources/read).
 - Tool problems come back as results with isError and the error envelope, with the REST codes.
+- One tool result stays within a byte budget (80,000 bytes by default, about 20,000 tokens): a
+  search page that would pass it stops early with has_more true and next_cursor right after the
+  last returned record (nothing skipped; what did not come is not charged). fields makes more
+  records fit.
 
 ## Data
 - \`unknown\` and null mean no supported value, never a negative: remote=true is not worldwide

@@ -1,3 +1,4 @@
+import { AGENT_FIELDS, RECORD_TOKENS } from '../../src/domain/record-tokens';
 import { FIXTURE } from '../support/read-fixture';
 import { expectError, get } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
@@ -39,7 +40,14 @@ it('GET /v1/preview/opportunities: live records only, redacted, then 429 past th
 it('serves /llms.txt, /v1/openapi.json and /docs', async () => {
   const llms = await fetchPath('/llms.txt');
   expect(llms.status).toBe(200);
-  expect(await llms.text()).toMatch(/\/v1\/opportunities/);
+  const guide = await llms.text();
+  expect(guide).toMatch(/\/v1\/opportunities/);
+  // issue 23: the size of a record in tokens, with and without fields.
+  const { record } = RECORD_TOKENS;
+  expect(guide).toContain(`A whole record is about ${record.whole} tokens`);
+  expect(guide).toContain(
+    `fields=${AGENT_FIELDS.join(',')} it is about ${record.agentFields} tokens`,
+  );
   const openapi = await get(app.baseUrl, '/v1/openapi.json');
   expect(openapi.status).toBe(200);
   expect(openapi.body.openapi).toMatch(/^3\./);

@@ -1,0 +1,23 @@
+// What records cost an agent's context (decisions 14, issue 23), as documented in /llms.txt, the
+// tool descriptions and docs/agents.md. Measured by scripts/record-tokens.ts on the seed data
+// (`seed --count 1000 --seed 1`) as UTF-8 bytes / 4; test/unit/record-tokens.test.ts holds these
+// figures to that measurement, so a change of the record shape that moves them fails a test.
+
+/** The fields an agent typically needs to shortlist an opportunity. */
+export const AGENT_FIELDS = [
+  'id',
+  'title',
+  'employer',
+  'rate',
+  'location',
+  'engagement_models',
+  'canonical_url',
+] as const;
+
+/** Approximate tokens (bytes / 4), rounded. */
+export const RECORD_TOKENS = {
+  /** One record: whole, and with fields=AGENT_FIELDS. */
+  record: { whole: 510, agentFields: 110 },
+  /** The text block of a 25-record search page: whole records, and with fields=AGENT_FIELDS. */
+  page25: { whole: 12_900, agentFields: 2_800 },
+} as const;
