@@ -8,6 +8,7 @@ import type { AppDeps } from '../../src/service/context';
 import { taxonomyDocument } from '../../src/service/taxonomy-service';
 import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { MCP_CLIENTS } from '../support/mcp-clients';
 import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 9 and issue 8 through the official SDK client: the listing, each tool, paging against
@@ -242,5 +243,28 @@ describe('resources (decisions 11)', () => {
     await expect(client.readResource({ uri: 'taxonomy://nothing' })).rejects.toThrow(
       /Unknown resource/,
     );
+  });
+});
+
+// decisions 14: the same tools, schemas and answers in every protocol revision, over the real
+// services: each client of the matrix lists what the 1.x client lists and reads the same page.
+describe.each(MCP_CLIENTS)('the same surface through the $name', (kind) => {
+  it(`negotiates ${kind.revision}; same listing, same page, same error`, async () => {
+    const other = await kind.connect(new URL(`${baseUrl}/mcp`), { 'X-API-Key': key });
+    try {
+      expect(other.revision()).toBe(kind.revision);
+      expect((await other.listTools()).tools).toEqual((await client.listTools()).tools);
+      const args = { limit: 3, fields: ['title'] };
+      const page = await other.callTool({ name: 'search_opportunities', arguments: args });
+      const reference = await call('search_opportunities', args);
+      const { meta: _m, ...data } = page.structuredContent as Envelope;
+      const { meta: _r, ...expected } = reference.body;
+      expect(data).toEqual(expected);
+      const bad = await other.callTool({ name: 'search_opportunities', arguments: { limit: 0 } });
+      expect(bad.isError).toBe(true);
+      expect(errorCode(bad.structuredContent as Envelope)).toBe('validation_error');
+    } finally {
+      await other.close();
+    }
   });
 });
