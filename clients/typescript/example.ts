@@ -4,7 +4,8 @@ import type { components, paths } from './schema';
 // The README's TypeScript quickstart (issue 14, item 7): openapi-fetch over the generated types.
 // test/integration/typed-client.test.ts runs it against a live server, so it cannot rot.
 
-type Opportunity = components['schemas']['Opportunity'];
+// A listed record: the whole Opportunity, or id plus the named fields when the query has `fields`.
+type Listed = components['schemas']['ListEnvelope']['data'][number];
 
 export async function quickstart(baseUrl: string, apiKey: string) {
   const api = createClient<paths>({
@@ -17,7 +18,7 @@ export async function quickstart(baseUrl: string, apiKey: string) {
 
   // 1. List senior and staff opportunities, following the signed cursor to the end. The query is
   // typed: limit is a number, level an array of the level enum, remote a boolean.
-  const seen: Opportunity[] = [];
+  const seen: Listed[] = [];
   let cursor: string | undefined;
   do {
     const { data, error } = await api.GET('/v1/opportunities', {

@@ -247,6 +247,13 @@ export interface components {
         source: string | null;
       }[];
     };
+    /** @description A record returned with `fields`: id plus the named top-level fields only, each as in Opportunity. */
+    SparseOpportunity: {
+      /** Format: uuid */
+      id: string;
+    } & {
+      [key: string]: unknown;
+    };
     PreviewOpportunity: {
       /** Format: uuid */
       id: string;
@@ -339,7 +346,7 @@ export interface components {
       }[];
     };
     ListEnvelope: {
-      data: components['schemas']['Opportunity'][];
+      data: (components['schemas']['Opportunity'] | components['schemas']['SparseOpportunity'])[];
       pagination: {
         returned: number;
         /** @description Opaque signed cursor for the next page, bound to these filters; null on the last page. */
@@ -406,7 +413,11 @@ export interface components {
     };
     ChangesEnvelope: {
       /** @description Changes in the order they were indexed (ascending), each record once at its latest state. */
-      data: (components['schemas']['Opportunity'] | components['schemas']['Tombstone'])[];
+      data: (
+        | components['schemas']['Opportunity']
+        | components['schemas']['SparseOpportunity']
+        | components['schemas']['Tombstone']
+      )[];
       pagination: {
         returned: number;
         /** @description Never null: the position to continue from, now (has_more true) or when polling later. Signed, bound to since and the account. */
@@ -436,7 +447,7 @@ export interface components {
       changed_at: string;
     };
     DetailEnvelope: {
-      data: components['schemas']['Opportunity'];
+      data: components['schemas']['Opportunity'] | components['schemas']['SparseOpportunity'];
       meta: {
         request_id: string;
       };
@@ -911,6 +922,42 @@ export interface operations {
         limit?: number;
         /** @description Budget of new opportunities for this page, an integer from 0 to 100: the page stops before the record that would be the (max_new+1)-th new one (repeats still come, up to limit), has_more stays true and next_cursor continues right after the last returned record, so nothing is skipped. 0 returns only repeats. Not bound to the cursor: it may change from page to page. */
         max_new?: number;
+        /** @description Comma-separated in REST. Sparse records: the top-level fields of the record to return. Every record then has exactly id plus these fields (id always comes); without fields, the whole record. Smaller records, same price: a record delivered is charged whatever fields were asked for. Not bound to the cursor: it may change from page to page. */
+        fields?: (
+          | 'id'
+          | 'title'
+          | 'normalized_title'
+          | 'employer'
+          | 'intermediary'
+          | 'organizations'
+          | 'canonical_url'
+          | 'application_url'
+          | 'sources'
+          | 'published_at'
+          | 'published_precision'
+          | 'first_seen'
+          | 'changed_at'
+          | 'last_verified_live_at'
+          | 'liveness_status'
+          | 'technology_classification'
+          | 'job_domain'
+          | 'job_family'
+          | 'job_subfamily'
+          | 'job_class'
+          | 'level'
+          | 'management_track'
+          | 'specializations'
+          | 'engagement_models'
+          | 'commercial_eligibility'
+          | 'actionability'
+          | 'location'
+          | 'rate'
+          | 'is_low_pay'
+          | 'pay_basis'
+          | 'work_structure'
+          | 'duration'
+          | 'evidence'
+        )[];
       };
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
@@ -1807,6 +1854,42 @@ export interface operations {
         cursor?: string;
         /** @description Page size, 1 to 100 (default 25) and at most the account's page size. */
         limit?: number;
+        /** @description Comma-separated in REST. Sparse records: the top-level fields of the record to return. Every record then has exactly id plus these fields (id always comes); without fields, the whole record. Smaller records, same price: a record delivered is charged whatever fields were asked for. Not bound to the cursor: it may change from page to page. */
+        fields?: (
+          | 'id'
+          | 'title'
+          | 'normalized_title'
+          | 'employer'
+          | 'intermediary'
+          | 'organizations'
+          | 'canonical_url'
+          | 'application_url'
+          | 'sources'
+          | 'published_at'
+          | 'published_precision'
+          | 'first_seen'
+          | 'changed_at'
+          | 'last_verified_live_at'
+          | 'liveness_status'
+          | 'technology_classification'
+          | 'job_domain'
+          | 'job_family'
+          | 'job_subfamily'
+          | 'job_class'
+          | 'level'
+          | 'management_track'
+          | 'specializations'
+          | 'engagement_models'
+          | 'commercial_eligibility'
+          | 'actionability'
+          | 'location'
+          | 'rate'
+          | 'is_low_pay'
+          | 'pay_basis'
+          | 'work_structure'
+          | 'duration'
+          | 'evidence'
+        )[];
       };
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
@@ -2075,7 +2158,44 @@ export interface operations {
   };
   getOpportunity: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Comma-separated in REST. Sparse records: the top-level fields of the record to return. Every record then has exactly id plus these fields (id always comes); without fields, the whole record. Smaller records, same price: a record delivered is charged whatever fields were asked for. Not bound to the cursor: it may change from page to page. */
+        fields?: (
+          | 'id'
+          | 'title'
+          | 'normalized_title'
+          | 'employer'
+          | 'intermediary'
+          | 'organizations'
+          | 'canonical_url'
+          | 'application_url'
+          | 'sources'
+          | 'published_at'
+          | 'published_precision'
+          | 'first_seen'
+          | 'changed_at'
+          | 'last_verified_live_at'
+          | 'liveness_status'
+          | 'technology_classification'
+          | 'job_domain'
+          | 'job_family'
+          | 'job_subfamily'
+          | 'job_class'
+          | 'level'
+          | 'management_track'
+          | 'specializations'
+          | 'engagement_models'
+          | 'commercial_eligibility'
+          | 'actionability'
+          | 'location'
+          | 'rate'
+          | 'is_low_pay'
+          | 'pay_basis'
+          | 'work_structure'
+          | 'duration'
+          | 'evidence'
+        )[];
+      };
       header?: {
         /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
         'X-Request-ID'?: string;

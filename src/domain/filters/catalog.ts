@@ -184,7 +184,7 @@ export const PARAMS: readonly ParamSpec[] = [
   spec(
     'fields',
     'enum_list',
-    'Sparse records: the top-level fields to return (comma-separated; an array in tool arguments). Every record then has exactly id plus these fields (id always comes); without fields, the whole record. Smaller records, same price: a record delivered is charged whatever fields were asked for. Not bound to the cursor: it may change from page to page.',
+    'Sparse records: the top-level fields of the record to return. Every record then has exactly id plus these fields (id always comes); without fields, the whole record. Smaller records, same price: a record delivered is charged whatever fields were asked for. Not bound to the cursor: it may change from page to page.',
     { values: OPPORTUNITY_FIELDS },
   ),
   spec(
