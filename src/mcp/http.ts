@@ -187,7 +187,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
 /** The ApiError for a refusal of the transport; what is not the caller's fault becomes a 500. */
 async function refusalOf(reply: globalThis.Response): Promise<unknown> {
   const text = await reply.text().catch(() => '');
-  let error: { code?: unknown; data?: unknown } | undefined;
+  let error: { code?: unknown; data?: unknown; message?: unknown } | undefined;
   try {
     error = (JSON.parse(text) as { error?: typeof error }).error;
   } catch {
@@ -197,6 +197,7 @@ async function refusalOf(reply: globalThis.Response): Promise<unknown> {
     status: reply.status,
     rpcCode: typeof error?.code === 'number' ? error.code : undefined,
     hasData: error?.data !== undefined,
+    ...(typeof error?.message === 'string' ? { message: error.message } : {}),
   };
   return (
     fromTransportRefusal(refusal) ??

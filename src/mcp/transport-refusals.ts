@@ -15,7 +15,13 @@ export interface TransportRefusal {
   rpcCode?: number;
   /** The SDK adds `data` only when it caught an exception of its own: a server bug, not the caller's. */
   hasData: boolean;
+  /** The JSON-RPC error's message: the SDK's words about the request (2026-07-28 checks). */
+  message?: string;
 }
+
+/** The SDK's message, on one line and bounded: it may quote a method name the client sent. */
+const said = (message: string | undefined) =>
+  [...(message ?? '').slice(0, 200)].map((c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('');
 
 export const notAcceptable = () =>
   validationError(
@@ -80,6 +86,15 @@ export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null
       return unsupportedContentType();
     case 413:
       return new ApiError('payload_too_large', 'The request body is too large.');
+    case 404:
+      // The 2026-07-28 leg answers a method that revision does not have (initialize) with 404.
+      if (refusal.rpcCode === -32601) {
+        return new ApiError(
+          'not_found',
+          'This MCP method does not exist in the protocol revision the request claims (2026-07-28 has no initialize: use server/discover, or omit the revision to initialize).',
+        );
+      }
+      return null;
     case 400:
       // -32000 on a stateless 2025-era POST is only the protocol version check; -32022 is the
       // 2026-07-28 leg's UnsupportedProtocolVersion (http.ts checks the header first; this is
@@ -89,6 +104,23 @@ export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null
       }
       // An exception the SDK caught (-32603 with data) is a server bug, not the caller's.
       if (refusal.hasData && refusal.rpcCode === -32603) return null;
+      // 2026-07-28: the standard headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) disagree
+      // with the body; the transport specification answers 400.
+      if (refusal.rpcCode === -32020) {
+        return invalidFilter(
+          'body',
+          'bad_format',
+          `MCP headers and body disagree: ${said(refusal.message)}`,
+        );
+      }
+      // 2026-07-28: the per-request envelope is missing or malformed.
+      if (refusal.rpcCode === -32602) {
+        return validationError(
+          'body',
+          'bad_format',
+          `Invalid MCP request: ${said(refusal.message)}`,
+        );
+      }
       return notJsonRpc();
     default:
       return null;

@@ -252,6 +252,62 @@ describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)',
     expect(res.status).toBe(400);
   });
 
+  // 2026-07-28 requests the SDK's modern leg refuses: documented statuses with the envelope.
+  describe('2026-07-28 requests', () => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const modern = (method: string, params: Record<string, unknown> = {}) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } });
+    const V = { 'MCP-Protocol-Version': '2026-07-28' };
+
+    it('headers that disagree with the body → 400 invalid_filter naming the body', async () => {
+      const res = await post(modern('tools/list'), {
+        'X-API-Key': await newKey(),
+        ...V,
+        'Mcp-Method': 'tools/call',
+      });
+      await expectEnvelope(res, 400, 'invalid_filter', 'body');
+    });
+
+    it('the revision in the header without the envelope → 422 validation_error naming the body', async () => {
+      const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
+        'X-API-Key': await newKey(),
+        ...V,
+        'Mcp-Method': 'tools/list',
+      });
+      await expectEnvelope(res, 422, 'validation_error', 'body');
+    });
+
+    it('initialize, which 2026-07-28 does not have → 404 with the envelope (not a 500)', async () => {
+      const res = await post(
+        modern('initialize', {
+          protocolVersion: '2026-07-28',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        }),
+        { 'X-API-Key': await newKey(), ...V, 'Mcp-Method': 'initialize' },
+      );
+      await expectEnvelope(res, 404, 'not_found');
+    });
+
+    it('server/discover lists the revisions and the same capabilities', async () => {
+      const res = await post(modern('server/discover'), {
+        'X-API-Key': await newKey(),
+        ...V,
+        'Mcp-Method': 'server/discover',
+      });
+      expect(res.status).toBe(200);
+      const reply = (await res.json()) as {
+        result: { supportedVersions: string[]; capabilities: Record<string, unknown> };
+      };
+      expect(reply.result.supportedVersions).toContain('2026-07-28');
+      expect(Object.keys(reply.result.capabilities).sort()).toEqual(['resources', 'tools']);
+    });
+  });
+
   it('a body past 1 MB → 413 payload_too_large', async () => {
     const res = await post(
       JSON.stringify({
