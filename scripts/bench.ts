@@ -12,6 +12,7 @@ import { Pool } from 'pg';
 import { bootstrap, shutdown } from '../src/bootstrap';
 import { parseEnv } from '../src/config';
 import { parseRestQuery } from '../src/domain/filters';
+import { AGENT_FIELDS } from '../src/domain/record-tokens';
 import { ensureLocalOpenSearch } from '../src/infra/local-opensearch';
 import { buildCountBody, buildListSearchBody } from '../src/search/query-builder';
 import type { AppDeps } from '../src/service/context';
@@ -456,35 +457,59 @@ async function main(): Promise<void> {
     '_count',
   );
 
-  const mcpMix = rotate(mixes);
-  const rawMcpMix = rotate(mixes);
-  await measure(
-    'MCP search_opportunities, 50 mixes',
-    () => {
-      const args = Object.fromEntries(new URLSearchParams(mcpMix().query)) as Record<
-        string,
-        unknown
-      >;
-      if (typeof args.job_family === 'string') args.job_family = [args.job_family];
-      if (args.remote !== undefined) args.remote = args.remote === 'true';
-      return {
-        method: 'POST',
-        path: '/mcp',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'search_opportunities', arguments: { ...args, limit: 25 } },
-        }),
-      };
-    },
-    () => listRaw(rawMcpMix()),
-    'search',
-    { isError: (b) => b.includes('"isError":true') },
+  // MCP search_opportunities: the 2025-era wire (no envelope), the 2026-07-28 wire (the per-request
+  // envelope and its standard headers, served by the SDK's modern leg), and the fields an agent
+  // typically asks for (issue 23).
+  const MODERN_META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const mcpSearch = async (label: string, extra: Record<string, unknown>, modern: boolean) => {
+    const mcpMix = rotate(mixes);
+    const rawMcpMix = rotate(mixes);
+    await measure(
+      label,
+      () => {
+        const args = Object.fromEntries(new URLSearchParams(mcpMix().query)) as Record<
+          string,
+          unknown
+        >;
+        if (typeof args.job_family === 'string') args.job_family = [args.job_family];
+        if (args.remote !== undefined) args.remote = args.remote === 'true';
+        const params = {
+          name: 'search_opportunities',
+          arguments: { ...args, ...extra, limit: 25 },
+          ...(modern ? { _meta: MODERN_META } : {}),
+        };
+        return {
+          method: 'POST',
+          path: '/mcp',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            ...(modern
+              ? {
+                  'MCP-Protocol-Version': '2026-07-28',
+                  'Mcp-Method': 'tools/call',
+                  'Mcp-Name': 'search_opportunities',
+                }
+              : {}),
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+        };
+      },
+      () => listRaw(rawMcpMix()),
+      'search',
+      { isError: (b) => b.includes('"isError":true') },
+    );
+  };
+  await mcpSearch('MCP search_opportunities, 50 mixes', {}, false);
+  await mcpSearch('MCP search_opportunities 2026-07-28, 50 mixes', {}, true);
+  await mcpSearch(
+    'MCP search_opportunities with agent fields, 50 mixes',
+    { fields: AGENT_FIELDS.filter((f) => f !== 'id') },
+    false,
   );
 
   const peak = rss.stop();
