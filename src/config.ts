@@ -84,6 +84,11 @@ export const EnvSchema = z.object({
    * that the index has not (search/index-follower.ts); 0 disables it.
    */
   SYNC_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * decisions 13: a rate-statistics entry drawn from fewer records keeps its count but reports
+   * null statistics (1: no suppression).
+   */
+  MIN_AGGREGATE_COUNT: positiveInt(1),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
   OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
   /** issue 27: TLS and authentication to managed services (config/connections.ts). */

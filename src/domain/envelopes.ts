@@ -50,6 +50,43 @@ export const FacetBucket = InnerBucket.extend({
   other_count: OtherCount.optional(),
 });
 
+// decisions 13: histograms and rate statistics (named components of the OpenAPI document).
+export const HistogramBucket = z
+  .object({
+    start: z
+      .string()
+      .describe(
+        "The bucket's first instant, ISO 8601 UTC: midnight, the Monday of the week or the 1st of the month.",
+      ),
+    count: z.number().int().min(0).describe('Matching records in the bucket (exact).'),
+  })
+  .describe('One UTC time bucket of the histogram.');
+
+const RateFigure = (what: string) =>
+  z
+    .number()
+    .nullable()
+    .describe(`${what}; null when the entry has fewer records than the service's minimum.`);
+
+export const RateStatistics = z
+  .object({
+    unit: z.string().describe('The rate unit: hour, day, month, year or project.'),
+    currency: z.string().describe('ISO 4217 currency code.'),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .describe('Matching records with a rate in this unit and currency (exact).'),
+    min: RateFigure('The smallest rate value (exact)'),
+    max: RateFigure('The largest rate value (exact)'),
+    p25: RateFigure('25th percentile of the rate values (within 5 %)'),
+    median: RateFigure('Median of the rate values (within 5 %)'),
+    p75: RateFigure('75th percentile of the rate values (within 5 %)'),
+  })
+  .describe(
+    "Statistics of one (unit, currency): a record's rate value is the midpoint of its rate min and max, or the one bound given.",
+  );
+
 export const CountEnvelope = z.object({
   count: z.number().int().min(0),
   groups: z
@@ -74,6 +111,18 @@ export const CountEnvelope = z.object({
     .optional()
     .describe(
       'With include=new_count: what listing them all would take from the prepaid wallet after the remaining included allowance.',
+    ),
+  histogram: z
+    .array(HistogramBucket)
+    .optional()
+    .describe(
+      'With histogram and interval: matching records per UTC bucket, ascending, empty buckets included between the first and the last non-empty one (an empty array when nothing matches).',
+    ),
+  rate_stats: z
+    .array(RateStatistics)
+    .optional()
+    .describe(
+      'With stats=rate: one entry per (unit, currency) with at least one matching record that has a rate, by count descending, then unit, then currency.',
     ),
   meta: z.object({ request_id: z.string(), applied_filters: AppliedFilters }),
 });

@@ -1,3 +1,4 @@
+import { rateMidpoint } from '../domain/aggregates';
 import { freshnessOf, type Opportunity } from '../domain/record';
 import type { Taxonomy } from '../domain/taxonomy';
 
@@ -39,6 +40,9 @@ export interface OpportunityDocument {
   currency: string | null;
   rate_low: number | null;
   rate_high: number | null;
+  /** stats=rate (decisions 13): the rate's unit and its value, the midpoint of min and max. */
+  rate_unit: string | null;
+  rate_mid: number | null;
   sources: string[];
   record: Opportunity;
 }
@@ -96,6 +100,8 @@ export function toDocument(record: Opportunity, taxonomy: Taxonomy): Opportunity
     currency: rate?.currency ?? null,
     rate_low: rate ? (rate.min ?? rate.max) : null,
     rate_high: rate ? (rate.max ?? rate.min) : null,
+    rate_unit: rate?.unit ?? null,
+    rate_mid: rate ? rateMidpoint(rate.min, rate.max) : null,
     sources: [...new Set(record.sources.map((s) => s.source))],
     record,
   };

@@ -6,7 +6,15 @@ import type { Taxonomy } from '../domain/taxonomy';
 import { toDocument, type OpportunityDocument } from './documents';
 import { filterPredicate } from './memory-filter';
 import { memoryFacets } from './memory-facets';
-import type { FacetResult, OpportunityIndex, PageHits, PageQuery } from './opportunity-index';
+import { memoryAggregates } from './memory-dashboard';
+import type {
+  AggregateQuery,
+  AggregateResult,
+  FacetResult,
+  OpportunityIndex,
+  PageHits,
+  PageQuery,
+} from './opportunity-index';
 import { TextMatcher } from './memory-text';
 import type { FreshnessPosition, SearchAfter } from './query-builder';
 
@@ -116,6 +124,13 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
   async newCount(filter: Filter, excludeIds: readonly string[]): Promise<number> {
     const excluded = new Set(excludeIds);
     return this.matching(filter).filter((e) => !excluded.has(e.doc.id)).length;
+  }
+
+  async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
+    return memoryAggregates(
+      this.matching(filter).map((e) => e.doc),
+      query,
+    );
   }
 
   /** The entries with their positions in the filter's order (sort=relevance: scored first). */

@@ -7,8 +7,16 @@ import type { Taxonomy } from '../domain/taxonomy';
 import { searchCall } from './client';
 import { excludingIds } from './exclusions';
 import { facetCounts, type Aggregations } from './facet-counts';
-import type { Json } from './facets';
-import type { FacetResult, OpportunityIndex, PageHits, PageQuery } from './opportunity-index';
+import { aggregationBody, type Json } from './facets';
+import { bucketLimitError, dashboardAggs, readHistogram, readRateStats } from './dashboard-aggs';
+import type {
+  AggregateQuery,
+  AggregateResult,
+  FacetResult,
+  OpportunityIndex,
+  PageHits,
+  PageQuery,
+} from './opportunity-index';
 import {
   buildCountBody,
   buildFilterQuery,
@@ -99,6 +107,18 @@ export class OpenSearchIndex implements OpportunityIndex {
       this.client.count({ index: this.alias, body: { query } as never }),
     );
     return (res.body as { count: number }).count;
+  }
+
+  /** decisions 13: the histogram and rate statistics in one size-0 search over the count's query. */
+  async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
+    const body = aggregationBody(buildFilterQuery(filter, this.taxonomy), dashboardAggs(query));
+    const { aggs } = await this.aggregate(body).catch((err: unknown) => {
+      throw bucketLimitError(err) ?? err;
+    });
+    return {
+      ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
+      ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
+    };
   }
 
   private async aggregate(body: Json): Promise<{ total: number; aggs: Aggregations }> {

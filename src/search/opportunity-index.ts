@@ -1,3 +1,4 @@
+import type { BucketCount, HistogramRequest, RateStatsEntry } from '../domain/aggregates';
 import type { FacetBucket, FacetDimension } from '../domain/facets';
 import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
@@ -38,6 +39,21 @@ export interface FacetResult {
   other_count: number;
 }
 
+/** What a dashboard count asks besides the count (decisions 13). */
+export interface AggregateQuery {
+  histogram?: HistogramRequest;
+  rateStats?: boolean;
+}
+
+/**
+ * The raw figures: the histogram's non-empty buckets (ascending; the service fills the gaps and
+ * bounds their number) and every (unit, currency) entry with its statistics (unsuppressed).
+ */
+export interface AggregateResult {
+  histogram?: BucketCount[];
+  rateStats?: RateStatsEntry[];
+}
+
 export interface OpportunityIndex {
   page(query: PageQuery): Promise<PageHits>;
   /** Records matching the filter (contract 4.3). */
@@ -46,4 +62,6 @@ export interface OpportunityIndex {
   facets(filter: Filter, dims: readonly FacetDimension[], groupLimit: number): Promise<FacetResult>;
   /** Records matching the filter whose id is not in `excludeIds` (include=new_count). */
   newCount(filter: Filter, excludeIds: readonly string[]): Promise<number>;
+  /** The histogram and rate statistics of the matching records (decisions 13), in one pass. */
+  aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult>;
 }

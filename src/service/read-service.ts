@@ -202,7 +202,13 @@ export class ReadService {
     return this.serve(caller, false, async (_ticket, window) => {
       const request = this.parse('count', input, caller);
       const figures = await this.expensive.run(caller.auth.account.id, request, window, () =>
-        countFigures(this.index, this.meter, subject(caller), request),
+        countFigures(
+          this.index,
+          this.meter,
+          subject(caller),
+          request,
+          this.deps.env.MIN_AGGREGATE_COUNT,
+        ),
       );
       const body = {
         ...figures,

@@ -202,6 +202,9 @@ describe('schemas', () => {
       'group_by',
       'group_limit',
       'include',
+      'histogram',
+      'interval',
+      'stats',
     ]);
     expect(Object.keys(props(restQuerySchema('preview'))).sort()).toEqual(
       [...PREVIEW_PARAMS].sort(),

@@ -9,6 +9,12 @@ import {
   WORK_STRUCTURES,
 } from '../vocab';
 import {
+  HISTOGRAM_FIELDS,
+  HISTOGRAM_INTERVALS,
+  MAX_HISTOGRAM_BUCKETS,
+  STATS_NAMES,
+} from '../aggregates';
+import {
   DEFAULT_GROUP_LIMIT,
   FACET_DIMENSIONS,
   MAX_GROUP_DIMENSIONS,
@@ -211,6 +217,24 @@ export const PARAMS: readonly ParamSpec[] = [
     'true: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free.',
     { surface: 'tool' },
   ),
+  spec(
+    'histogram',
+    'enum',
+    `Adds histogram: [{ start, count }], the matching records per UTC time bucket of this field, ascending, exact, empty buckets included between the first and the last non-empty one. published: the freshness time (published_at, else first_seen); first_seen: when the service first saw the record. Needs interval. More than ${MAX_HISTOGRAM_BUCKETS} buckets gives invalid_filter (parameter interval): narrow the dates or take a longer interval. Free.`,
+    { values: HISTOGRAM_FIELDS },
+  ),
+  spec(
+    'interval',
+    'enum',
+    "The histogram's bucket: day, week (starting Monday 00:00 UTC) or month (the 1st, 00:00 UTC). Required with histogram and only taken with it (otherwise invalid_filter).",
+    { values: HISTOGRAM_INTERVALS },
+  ),
+  spec(
+    'stats',
+    'enum',
+    "rate: adds rate_stats: [{ unit, currency, count, min, max, p25, median, p75 }], one entry per rate unit and currency among the matching records that have a rate, by count descending. A record's value is the midpoint of its rate min and max (the one bound when only one is given); count, min and max are exact, the percentiles within 5 %. Records without a rate are in no entry. Free.",
+    { values: STATS_NAMES },
+  ),
 ];
 
 /** Parameters that shape a response but select nothing: not filters, not in the cursor digest. */
@@ -221,6 +245,9 @@ export const OPTION_PARAMS: ReadonlySet<ParamName> = new Set<OptionName>([
   'group_limit',
   'include',
   'include_new_count',
+  'histogram',
+  'interval',
+  'stats',
 ]);
 
 export const PARAMS_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(
@@ -256,8 +283,18 @@ export const PREVIEW_PARAMS: readonly ParamName[] = [
 
 const ENDPOINT_PARAMS: Record<Endpoint, ReadonlySet<ParamName>> = {
   list: new Set([...FILTER_PARAMS, 'sort', 'unseen_only', 'cursor', 'limit', 'max_new', 'fields']),
-  // contract 4.3: no paging parameters, no order (decisions 13); decisions 11: facets, new_count
-  count: new Set([...FILTER_PARAMS, 'group_by', 'group_limit', 'include', 'include_new_count']),
+  // contract 4.3: no paging parameters, no order (decisions 13); decisions 11: facets, new_count;
+  // decisions 13: histograms and rate statistics
+  count: new Set([
+    ...FILTER_PARAMS,
+    'group_by',
+    'group_limit',
+    'include',
+    'include_new_count',
+    'histogram',
+    'interval',
+    'stats',
+  ]),
   preview: new Set(PREVIEW_PARAMS),
 };
 

@@ -24,7 +24,7 @@ import type {
   ParsedRequest,
   Surface,
 } from './types';
-import { defaultOptions, readOption } from './options';
+import { checkOptionRules, defaultOptions, readOption } from './options';
 import { normalizeQuery } from './keyword-query';
 
 // The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
@@ -258,6 +258,7 @@ export function normalizeParams(
   // Safe: keys are catalog filter names and each value was produced for its own kind above.
   const filter = values as Filter;
   checkCrossRules(filter, ctx);
+  checkOptionRules(options);
   const size = pageSize(endpoint, limit, ctx);
   return {
     filter,

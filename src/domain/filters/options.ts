@@ -1,4 +1,5 @@
 import { DEFAULT_GROUP_LIMIT, MAX_GROUP_DIMENSIONS, isFacetDimension } from '../facets';
+import type { HistogramField, HistogramInterval, StatsName } from '../aggregates';
 import { invalidFilter, validationError } from '../errors';
 import type { Coerced, ParamSpec, RequestOptions } from './types';
 
@@ -80,6 +81,22 @@ function fields(spec: ParamSpec, c: Coerced): string[] {
   return [...new Set(names)];
 }
 
+/** One value of a closed list (histogram, interval, stats): an unknown one is 400 (decisions 13). */
+function oneOf<T extends string>(spec: ParamSpec, c: Coerced): T {
+  const [item, ...more] = strings(spec, c);
+  if (more.length > 0 || item === undefined) {
+    throw invalidFilter(spec.name, 'not_a_list', `${spec.name} takes a single value.`);
+  }
+  if (!spec.values?.includes(item)) {
+    throw invalidFilter(
+      spec.name,
+      'unknown_value',
+      `Unknown ${spec.name} ${quote(item)}; one of: ${(spec.values ?? []).join(', ')}.`,
+    );
+  }
+  return item as T;
+}
+
 function integer(spec: ParamSpec, c: Coerced): number {
   const min = spec.min ?? 0;
   const max = spec.max ?? Number.MAX_SAFE_INTEGER;
@@ -114,7 +131,38 @@ export function readOption(options: RequestOptions, spec: ParamSpec, c: Coerced)
     case 'include_new_count':
       options.includeNewCount = c.type === 'boolean' && c.value;
       return;
+    case 'histogram':
+      options.histogram = oneOf<HistogramField>(spec, c);
+      return;
+    case 'interval':
+      options.interval = oneOf<HistogramInterval>(spec, c);
+      return;
+    case 'stats':
+      options.stats = oneOf<StatsName>(spec, c);
+      return;
     default:
       throw new Error(`not an option: ${spec.name}`);
+  }
+}
+
+/**
+ * Rules between options, once each passed on its own (decisions 13): histogram and interval come
+ * together. An interval alone would be silently ignored, and a histogram without one has no
+ * obvious default (a day or a month are as likely as a week), so both are 400 naming interval.
+ */
+export function checkOptionRules(options: RequestOptions): void {
+  if (options.histogram !== undefined && options.interval === undefined) {
+    throw invalidFilter(
+      'interval',
+      'missing',
+      'histogram needs interval: day, week (from Monday) or month, in UTC.',
+    );
+  }
+  if (options.interval !== undefined && options.histogram === undefined) {
+    throw invalidFilter(
+      'interval',
+      'unsupported',
+      'interval is only taken with histogram (published or first_seen).',
+    );
   }
 }

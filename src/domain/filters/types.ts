@@ -1,3 +1,4 @@
+import type { HistogramField, HistogramInterval, StatsName } from '../aggregates';
 import type { Taxonomy, TaxonomyLevel } from '../taxonomy';
 
 // Types shared by the filter catalog, the two request adapters (REST query, MCP tool arguments)
@@ -72,7 +73,15 @@ export type Filter = {
 export type FilterName = keyof Filter;
 /** Request options that shape a response but select nothing (decisions 11); never in the digest. */
 export type OptionName =
-  'max_new' | 'group_by' | 'group_limit' | 'include' | 'include_new_count' | 'fields';
+  | 'max_new'
+  | 'group_by'
+  | 'group_limit'
+  | 'include'
+  | 'include_new_count'
+  | 'fields'
+  | 'histogram'
+  | 'interval'
+  | 'stats';
 export type ParamName = FilterName | 'cursor' | 'limit' | OptionName;
 
 /** Which adapter takes a parameter; both when unset (REST `include`, MCP `include_new_count`). */
@@ -109,6 +118,11 @@ export interface RequestOptions {
   maxNew?: number;
   /** List, detail, change feed: the top-level record fields to return besides id (decisions 13). */
   fields?: string[];
+  /** Count: the histogram's time field and interval (decisions 13); both or neither. */
+  histogram?: HistogramField;
+  interval?: HistogramInterval;
+  /** Count: statistics to add (decisions 13). */
+  stats?: StatsName;
 }
 
 export interface ParseContext {
