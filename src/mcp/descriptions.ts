@@ -120,6 +120,17 @@ export const COUNT_DESCRIPTION = [
     'take from the prepaid wallet after the remaining included allowance). group_by (one or two ' +
     'of the listed dimensions, as an array) adds groups: [{ value, count, groups? }] (top ' +
     'group_limit buckets, default 10, by count then value) and other_count at each level.',
+  'Dashboards, still free: histogram ("published": the freshness time, or "first_seen") with ' +
+    'interval ("day", "week" from Monday, or "month"; UTC) adds histogram: [{ start, count }], ' +
+    'ascending, empty buckets included, at most 400 buckets. stats: "rate" adds rate_stats: ' +
+    '[{ unit, currency, count, min, max, p25, median, p75 }], one entry per rate unit (hour, day, ' +
+    "month, year, project) and currency, largest first; a record's value is the midpoint of its " +
+    'rate min and max. Rates are never converted: compare within one unit and currency. Example, ' +
+    '"what does a senior data engineer charge per day in the UK?" is one free call: ' +
+    '{ job_subfamily: ["data_engineering"], level: ["senior"], country: "GB", stats: "rate" } ' +
+    'and read the entry with unit "day" and currency "GBP" (its median, p25 and p75); its count ' +
+    'says how many records the figures rest on (statistics are null when too few). Ids such as ' +
+    'data_engineering come from get_occupation_taxonomy.',
   CHEAP_PATH,
   ERRORS,
 ].join('\n\n');

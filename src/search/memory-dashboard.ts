@@ -19,9 +19,7 @@ function histogram(docs: readonly OpportunityDocument[], q: HistogramRequest): B
     const start = bucketStart(at, q.interval);
     counts.set(start, (counts.get(start) ?? 0) + 1);
   }
-  return [...counts]
-    .map(([start, count]) => ({ start, count }))
-    .sort((a, b) => a.start - b.start);
+  return [...counts].map(([start, count]) => ({ start, count })).sort((a, b) => a.start - b.start);
 }
 
 function rateStats(docs: readonly OpportunityDocument[]): RateStatsEntry[] {

@@ -1,3 +1,8 @@
+import {
+  HISTOGRAM_FIELDS,
+  HISTOGRAM_INTERVALS,
+  compareRateStats,
+} from '../../src/domain/aggregates';
 import { FACET_DIMENSIONS, type FacetDimension } from '../../src/domain/facets';
 import { parseRestQuery, type Filter } from '../../src/domain/filters';
 import { MemoryIndex } from '../../src/search/memory-index';
@@ -158,6 +163,27 @@ describe.each(FACET_FILTERS)('facets with filters %j', (q) => {
           await real.facets(filter, dims, limit),
         );
       }
+    },
+  );
+});
+
+describe.each(FACET_FILTERS)('histograms and rate statistics with filters %j', (q) => {
+  // decisions 13: the raw figures (non-empty buckets, unordered statistics) of both indexes.
+  it.each(HISTOGRAM_FIELDS.flatMap((f) => HISTOGRAM_INTERVALS.map((i) => [f, i] as const)))(
+    'histogram=%s interval=%s and stats=rate agree',
+    async (field, interval) => {
+      const filter = filterOf(q);
+      const query = { histogram: { field, interval }, rateStats: true };
+      const [mine, theirs] = [
+        await memory.aggregates(filter, query),
+        await real.aggregates(filter, query),
+      ];
+      expect(mine.histogram).toEqual(theirs.histogram);
+      expect(mine.histogram?.length).toBeGreaterThan(0);
+      expect(mine.rateStats?.sort(compareRateStats)).toEqual(
+        theirs.rateStats?.sort(compareRateStats),
+      );
+      expect(mine.rateStats?.length).toBeGreaterThan(0);
     },
   );
 });
