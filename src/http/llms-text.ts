@@ -59,6 +59,16 @@ export function llmsText(baseUrl: string): string {
   actionability, currency) and group_limit (1-100, default 10) add facets
   \`groups: [{ value, count, groups? }]\` (top buckets by count, then value) and other_count at
   each level. Still free.
+  Dashboards, still free, combinable with every filter, with each other and with group_by:
+  histogram=published|first_seen with interval=day|week|month (UTC; weeks start on Monday; both
+  or neither) adds \`histogram: [{ start, count }]\`, ascending, empty buckets included, at most
+  400 buckets (more: 400 invalid_filter, parameter interval). published is the freshness time
+  (published_at, else first_seen). stats=rate adds \`rate_stats: [{ unit, currency, count, min,
+  max, p25, median, p75 }]\`, one entry per rate unit and currency, largest count first; a
+  record's value is the midpoint of its rate min and max; rates are never converted between
+  units or currencies. Example: a senior data engineer's day rate in the UK is
+  count?job_subfamily=data_engineering&level=senior&country=GB&stats=rate, the entry with unit
+  day and currency GBP.
 - ${baseUrl}/v1/opportunities/{id} - one opportunity by uuid: \`{ data, meta: { request_id } }\`.
 - ${baseUrl}/v1/opportunities/changes - change feed to keep an integration current (the
   acceptable use forbids a competing mirror or bulk republication): \`since=ISO\` or \`cursor\`,
@@ -125,8 +135,8 @@ export function llmsText(baseUrl: string): string {
   2025-06-18; a negotiating client gets 2026-07-28. Every request counts against the rate limit.
 - Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus q, sort,
   cursor, limit, unseen_only, max_new and fields; new records spend allowance), get_opportunity
-  ({ id, fields? }), count_opportunities (free; the same filters and q plus group_by, group_limit
-  and include_new_count),
+  ({ id, fields? }), count_opportunities (free; the same filters and q plus group_by, group_limit,
+  include_new_count, histogram, interval and stats),
   get_occupation_taxonomy (free), get_usage (free; the same body as /v1/usage).
 - Resource: taxonomy://occupations (application/json, the taxonomy envelope; resources/read).
 - Tool problems come back as results with isError and the error envelope, with the REST codes.

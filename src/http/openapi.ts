@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   CountEnvelope,
+  HistogramBucket,
+  RateStatistics,
   DetailEnvelope,
   ErrorEnvelope,
   ListEnvelope,
@@ -210,7 +212,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           tags: ['Opportunities'],
           summary: 'The number of matching opportunities; consumes no allowance.',
           description:
-            'Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.',
+            'Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. Dashboards (decisions 13): histogram=published|first_seen with interval=day|week|month adds histogram (HistogramBucket: matching records per UTC bucket, weeks from Monday, ascending, empty buckets included, at most 400); stats=rate adds rate_stats (RateStatistics per rate unit and currency: count, min and max exact, p25, median and p75 within 5 %). Both combine with every filter, with each other and with group_by, and are free. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.',
           parameters: [...queryParameters('count'), ifNoneMatchHeader],
           responses: {
             '200': ok('CountEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
@@ -333,6 +335,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         ListEnvelope,
         PreviewListEnvelope,
         CountEnvelope,
+        HistogramBucket,
+        RateStatistics,
         ChangesEnvelope,
         Tombstone,
         DetailEnvelope,

@@ -105,6 +105,7 @@ describe('the document', () => {
   it('names the shared schemas and references the record instead of inlining it', () => {
     for (const name of [
       'Opportunity', 'ListEnvelope', 'CountEnvelope', 'DetailEnvelope', 'ErrorEnvelope', 'Taxonomy',
+      'HistogramBucket', 'RateStatistics',
     ]) expect(Object.keys(doc.components.schemas)).toContain(name); // prettier-ignore
     const schemas = doc.components.schemas as Record<string, { properties: Record<string, never> }>;
     // decisions 13: a record is whole, or sparse when the request named fields.
@@ -119,6 +120,15 @@ describe('the document', () => {
     expect(schemas.PreviewListEnvelope?.properties.data).toEqual({
       type: 'array',
       items: { $ref: '#/components/schemas/PreviewOpportunity' },
+    });
+    // decisions 13: the histogram and rate-statistics shapes are components too.
+    expect(schemas.CountEnvelope?.properties.histogram).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/HistogramBucket' },
+    });
+    expect(schemas.CountEnvelope?.properties.rate_stats).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/RateStatistics' },
     });
     // The record's own fields are described once each: in Opportunity and in PreviewOpportunity.
     expect(JSON.stringify(doc).match(/"technology_classification":\{/g)?.length).toBe(2);
@@ -179,7 +189,16 @@ describe('the document', () => {
       ].sort(),
     );
     expect(queryNames('/v1/opportunities/count')).toEqual(
-      [...CONTRACT_FILTERS, 'q', 'group_by', 'group_limit', 'include'].sort(),
+      [
+        ...CONTRACT_FILTERS,
+        'q',
+        'group_by',
+        'group_limit',
+        'include',
+        'histogram',
+        'interval',
+        'stats',
+      ].sort(),
     );
     expect(queryNames('/v1/preview/opportunities')).toEqual([...PREVIEW].sort());
     const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
@@ -321,6 +340,11 @@ describe('real responses validate against the documented schemas (ajv, draft 202
       true,
     ],
     ['CountEnvelope', '/v1/opportunities/count?country=US', true],
+    [
+      'CountEnvelope',
+      '/v1/opportunities/count?histogram=published&interval=week&stats=rate&group_by=currency',
+      true,
+    ],
     ['PreviewListEnvelope', '/v1/preview/opportunities?limit=3', false],
     ['Taxonomy', '/v1/taxonomy/occupations', false],
     ['ErrorEnvelope', '/v1/opportunities?level=ceo', true],
