@@ -10,6 +10,7 @@ import { migrateCommand } from './migrate';
 import { seedCommand } from './seed';
 import { reindexCommand, syncCommand } from './sync';
 import { usageCommand } from './usage';
+import { reportCommand } from './report';
 
 // Every admin command of decisions 10. Each lives in its own file.
 export const commands: Command[] = [
@@ -25,4 +26,5 @@ export const commands: Command[] = [
   keyListCommand,
   keyRevokeCommand,
   usageCommand,
+  reportCommand,
 ];
