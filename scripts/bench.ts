@@ -23,6 +23,7 @@ import { runLoad, type LoadResult, type Req } from './bench/load';
 import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
 import { startApi, type RunningApi } from './bench/server';
 import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
+import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -401,6 +402,25 @@ async function main(): Promise<void> {
     },
     '_count',
   );
+
+  // issue 24: histograms and rate statistics, each against the same aggregation sent straight to
+  // OpenSearch (a size-0 _search with the same aggregations and the exact total).
+  const newest = await newestFreshness(deps.search, deps.alias);
+  for (const w of dashboardWorkloads(deps.taxonomy, families, newest)) {
+    const apiQuery = rotate(w.queries);
+    const rawBody = rotate(w.raw);
+    await measure(
+      w.name,
+      () => ({ path: `/v1/opportunities/count?${apiQuery()}` }),
+      () => ({
+        method: 'POST',
+        path: `/${deps.alias}/_search`,
+        headers: json,
+        body: JSON.stringify(rawBody()),
+      }),
+      '_search aggs',
+    );
+  }
 
   const agentMix = rotate(dash);
   const rawAgentMix = rotate(dash);

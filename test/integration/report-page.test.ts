@@ -93,7 +93,12 @@ it('the chart has one bar per week of the API histogram, with its count and heig
 it('the rate table shows the API rate_stats, row by row', async () => {
   const body = await api(`${FILTERS}&stats=rate`);
   const rows = await page.$$eval('#rates tbody tr', (trs) =>
-    trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
+    trs.map((tr) => {
+      const cells = tr.querySelectorAll('td');
+      const texts: (string | null)[] = [];
+      for (let i = 0; i < cells.length; i++) texts.push(cells[i]?.textContent ?? null);
+      return texts;
+    }),
   );
   expect(rows).toEqual(
     body.rate_stats.map((e: Record<string, number | string | null>) => [
