@@ -54,6 +54,7 @@ export function memoryAggregates(
   query: AggregateQuery,
 ): AggregateResult {
   return {
+    count: docs.length,
     ...(query.histogram ? { histogram: histogram(docs, query.histogram) } : {}),
     ...(query.rateStats ? { rateStats: rateStats(docs) } : {}),
   };

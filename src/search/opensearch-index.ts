@@ -111,11 +111,13 @@ export class OpenSearchIndex implements OpportunityIndex {
 
   /** decisions 13: the histogram and rate statistics in one size-0 search over the count's query. */
   async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
-    const body = aggregationBody(buildFilterQuery(filter, this.taxonomy), dashboardAggs(query));
-    const { aggs } = await this.aggregate(body).catch((err: unknown) => {
+    const where = buildFilterQuery(filter, this.taxonomy);
+    const body = aggregationBody(where, dashboardAggs(query), true);
+    const { total, aggs } = await this.aggregate(body).catch((err: unknown) => {
       throw bucketLimitError(err) ?? err;
     });
     return {
+      count: total,
       ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
       ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
     };

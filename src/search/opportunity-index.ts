@@ -50,6 +50,8 @@ export interface AggregateQuery {
  * bounds their number) and every (unit, currency) entry with its statistics (unsuppressed).
  */
 export interface AggregateResult {
+  /** The matching records (exact): the count itself, with no second request. */
+  count: number;
   histogram?: BucketCount[];
   rateStats?: RateStatsEntry[];
 }

@@ -8,8 +8,8 @@ import {
 } from '../domain/aggregates';
 import { newCostMillicents } from '../billing/period-deliveries';
 import type { FacetBucket, FacetDimension } from '../domain/facets';
-import type { ParsedRequest } from '../domain/filters';
-import type { OpportunityIndex } from '../search/opportunity-index';
+import type { Filter, ParsedRequest } from '../domain/filters';
+import type { AggregateQuery, OpportunityIndex } from '../search/opportunity-index';
 
 /** The figures of a count envelope (decisions 4 and 11), meta aside. */
 export interface CountFigures {
@@ -36,40 +36,49 @@ export async function countFigures(
   minAggregateCount = 1,
 ): Promise<CountFigures> {
   const { filter, options } = request;
-  const [base, fresh, dashboard] = await Promise.all([
+  const dashboard = dashboardQuery(request);
+  const [base, fresh, figures] = await Promise.all([
     options.groupBy
       ? index.facets(filter, options.groupBy as FacetDimension[], options.groupLimit)
-      : index.count(filter).then((count) => ({ count })),
+      : // A dashboard's one search also carries the exact total: no separate count.
+        dashboard
+        ? undefined
+        : index.count(filter).then((count) => ({ count })),
     options.includeNewCount ? newCount(index, meter, subject, request) : undefined,
-    dashboardFigures(index, request, minAggregateCount),
+    dashboard ? dashboardFigures(index, filter, dashboard, minAggregateCount) : undefined,
   ]);
-  return { ...base, ...fresh, ...dashboard };
+  const count = base?.count ?? figures?.count ?? 0;
+  return { count, ...base, ...fresh, ...figures?.extras };
 }
 
-/** decisions 13: the filled, bounded histogram and the ordered, suppressed rate statistics. */
-async function dashboardFigures(
-  index: OpportunityIndex,
-  { filter, options }: ParsedRequest,
-  minAggregateCount: number,
-): Promise<Pick<CountFigures, 'histogram' | 'rate_stats'> | undefined> {
+function dashboardQuery({ options }: ParsedRequest): AggregateQuery | undefined {
   const histogram =
     options.histogram && options.interval
       ? { field: options.histogram, interval: options.interval }
       : undefined;
   const rateStats = options.stats === 'rate';
-  if (!histogram && !rateStats) return undefined;
-  const raw = await index.aggregates(filter, { histogram, rateStats });
-  return {
-    ...(histogram ? { histogram: fillHistogram(raw.histogram ?? [], histogram.interval) } : {}),
-    ...(rateStats
-      ? {
-          rate_stats: (raw.rateStats ?? [])
-            .filter((e) => e.count > 0)
-            .sort(compareRateStats)
-            .map((e) => suppressSmall(e, minAggregateCount)),
-        }
-      : {}),
-  };
+  return histogram || rateStats ? { histogram, rateStats } : undefined;
+}
+
+/** decisions 13: the filled, bounded histogram and the ordered, suppressed rate statistics. */
+async function dashboardFigures(
+  index: OpportunityIndex,
+  filter: Filter,
+  query: AggregateQuery,
+  minAggregateCount: number,
+): Promise<{ count: number; extras: Pick<CountFigures, 'histogram' | 'rate_stats'> }> {
+  const raw = await index.aggregates(filter, query);
+  const extras: Pick<CountFigures, 'histogram' | 'rate_stats'> = {};
+  if (query.histogram) {
+    extras.histogram = fillHistogram(raw.histogram ?? [], query.histogram.interval);
+  }
+  if (query.rateStats) {
+    extras.rate_stats = (raw.rateStats ?? [])
+      .filter((e) => e.count > 0)
+      .sort(compareRateStats)
+      .map((e) => suppressSmall(e, minAggregateCount));
+  }
+  return { count: raw.count, extras };
 }
 
 async function newCount(
