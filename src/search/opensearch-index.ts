@@ -113,14 +113,17 @@ export class OpenSearchIndex implements OpportunityIndex {
   async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
     const where = buildFilterQuery(filter, this.taxonomy);
     const body = aggregationBody(where, dashboardAggs(query), true);
-    const { total, aggs } = await this.aggregate(body).catch((err: unknown) => {
-      throw bucketLimitError(err) ?? err;
+    // Dashboards repeat their questions: answers are cached per index generation, as counts are.
+    return this.cached('aggregates', body, async () => {
+      const { total, aggs } = await this.aggregate(body).catch((err: unknown) => {
+        throw bucketLimitError(err) ?? err;
+      });
+      return {
+        count: total,
+        ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
+        ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
+      };
     });
-    return {
-      count: total,
-      ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
-      ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
-    };
   }
 
   private async aggregate(body: Json): Promise<{ total: number; aggs: Aggregations }> {
@@ -136,7 +139,7 @@ export class OpenSearchIndex implements OpportunityIndex {
   }
 
   /** Through the result cache when the process has one for this client. */
-  private cached<K extends 'counts' | 'pages'>(
+  private cached<K extends CacheKind>(
     kind: K,
     body: object,
     load: () => Promise<CachedValue<K>>,
@@ -170,4 +173,9 @@ function relevancePreference(filter: Filter): { preference?: string } {
   };
 }
 
-type CachedValue<K extends 'counts' | 'pages'> = K extends 'counts' ? number : PageHit[];
+type CacheKind = 'counts' | 'pages' | 'aggregates';
+type CachedValue<K extends CacheKind> = K extends 'counts'
+  ? number
+  : K extends 'pages'
+    ? PageHit[]
+    : AggregateResult;

@@ -1,6 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Pool } from 'pg';
 import { IndexGeneration } from './generation';
+import type { AggregateResult } from './opportunity-index';
 import { ResultCache } from './result-cache';
 
 /** A hit as a list page needs it: the public record and the sort values for the cursor. */
@@ -16,6 +17,8 @@ export interface SearchCache {
   generation: IndexGeneration;
   counts: ResultCache<number>;
   pages: ResultCache<PageHit[]>;
+  /** Histograms and rate statistics (decisions 13), as read: a few hundred numbers each. */
+  aggregates: ResultCache<AggregateResult>;
 }
 
 // Bounds: a count is a number (10,000 entries are well under a megabyte); a page of 26 hits with
@@ -29,5 +32,9 @@ export function createSearchCache(client: Client, pool: Pool, alias: string): Se
     generation,
     counts: new ResultCache<number>(generation, { maxEntries: 10_000, maxAgeMs: MAX_AGE_MS }),
     pages: new ResultCache<PageHit[]>(generation, { maxEntries: 500, maxAgeMs: MAX_AGE_MS }),
+    aggregates: new ResultCache<AggregateResult>(generation, {
+      maxEntries: 1000,
+      maxAgeMs: MAX_AGE_MS,
+    }),
   };
 }
