@@ -7,6 +7,7 @@ import {
   rateMidpoint,
 } from '../../src/domain/aggregates';
 import { ApiError } from '../../src/domain/errors';
+import { bucketLimitError } from '../../src/search/dashboard-aggs';
 
 // decisions 13's pure rules: UTC buckets (weeks from Monday), gaps, the 400 bound, the midpoint
 // and the exact percentile (R-7, PostgreSQL's percentile_cont).
@@ -110,4 +111,23 @@ it('exact percentiles interpolate between the closest ranks (R-7)', () => {
     ),
   ).toBe(500);
   expect(exactPercentile([], 50)).toBeNull();
+});
+
+it("the engine's own bucket limit is the caller's 400 too", () => {
+  const refused = new ApiError('validation_error', 'The search engine refused this query.');
+  refused.cause = {
+    meta: {
+      body: {
+        error: {
+          type: 'search_phase_execution_exception',
+          caused_by: { type: 'too_many_buckets_exception' },
+        },
+      },
+    },
+  };
+  expect(bucketLimitError(refused)?.details).toEqual({
+    parameter: 'interval',
+    reason: 'out_of_range',
+  });
+  expect(bucketLimitError(new ApiError('search_unavailable', 'down'))).toBeNull();
 });
