@@ -30,7 +30,7 @@ export interface paths {
     };
     /**
      * The number of matching opportunities; consumes no allowance.
-     * @description Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.
+     * @description Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. Dashboards (decisions 13): histogram=published|first_seen with interval=day|week|month adds histogram (HistogramBucket: matching records per UTC bucket, weeks from Monday, ascending, empty buckets included, at most 400); stats=rate adds rate_stats (RateStatistics per rate unit and currency: count, min and max exact, p25, median and p75 within 5 %). Both combine with every filter, with each other and with group_by, and are free. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.
      */
     get: operations['countOpportunities'];
     put?: never;
@@ -403,6 +403,10 @@ export interface components {
       new_count?: number;
       /** @description With include=new_count: what listing them all would take from the prepaid wallet after the remaining included allowance. */
       new_cost_millicents?: number;
+      /** @description With histogram and interval: matching records per UTC bucket, ascending, empty buckets included between the first and the last non-empty one (an empty array when nothing matches). */
+      histogram?: components['schemas']['HistogramBucket'][];
+      /** @description With stats=rate: one entry per (unit, currency) with at least one matching record that has a rate, by count descending, then unit, then currency. */
+      rate_stats?: components['schemas']['RateStatistics'][];
       meta: {
         request_id: string;
         /** @description The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers. */
@@ -410,6 +414,32 @@ export interface components {
           [key: string]: unknown;
         };
       };
+    };
+    /** @description One UTC time bucket of the histogram. */
+    HistogramBucket: {
+      /** @description The bucket's first instant, ISO 8601 UTC: midnight, the Monday of the week or the 1st of the month. */
+      start: string;
+      /** @description Matching records in the bucket (exact). */
+      count: number;
+    };
+    /** @description Statistics of one (unit, currency): a record's rate value is the midpoint of its rate min and max, or the one bound given. */
+    RateStatistics: {
+      /** @description The rate unit: hour, day, month, year or project. */
+      unit: string;
+      /** @description ISO 4217 currency code. */
+      currency: string;
+      /** @description Matching records with a rate in this unit and currency (exact). */
+      count: number;
+      /** @description The smallest rate value (exact); null when the entry has fewer records than the service's minimum. */
+      min: number | null;
+      /** @description The largest rate value (exact); null when the entry has fewer records than the service's minimum. */
+      max: number | null;
+      /** @description 25th percentile of the rate values (within 5 %); null when the entry has fewer records than the service's minimum. */
+      p25: number | null;
+      /** @description Median of the rate values (within 5 %); null when the entry has fewer records than the service's minimum. */
+      median: number | null;
+      /** @description 75th percentile of the rate values (within 5 %); null when the entry has fewer records than the service's minimum. */
+      p75: number | null;
     };
     ChangesEnvelope: {
       /** @description Changes in the order they were indexed (ascending), each record once at its latest state. */
@@ -1602,6 +1632,12 @@ export interface operations {
         group_limit?: number;
         /** @description Comma-separated in REST. new_count: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free. */
         include?: 'new_count'[];
+        /** @description Adds histogram: [{ start, count }], the matching records per UTC time bucket of this field, ascending, exact, empty buckets included between the first and the last non-empty one. published: the freshness time (published_at, else first_seen); first_seen: when the service first saw the record. Needs interval. More than 400 buckets gives invalid_filter (parameter interval): narrow the dates or take a longer interval. Free. */
+        histogram?: 'published' | 'first_seen';
+        /** @description The histogram's bucket: day, week (starting Monday 00:00 UTC) or month (the 1st, 00:00 UTC). Required with histogram and only taken with it (otherwise invalid_filter). */
+        interval?: 'day' | 'week' | 'month';
+        /** @description rate: adds rate_stats: [{ unit, currency, count, min, max, p25, median, p75 }], one entry per rate unit and currency among the matching records that have a rate, by count descending. A record's value is the midpoint of its rate min and max (the one bound when only one is given); count, min and max are exact, the percentiles within 5 %. Records without a rate are in no entry. Free. */
+        stats?: 'rate';
       };
       header?: {
         /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */

@@ -12,9 +12,11 @@ import { get, newReader, type Reader } from '../support/read-http';
 // - taxonomy ids: the schema says what an id looks like, GET /v1/taxonomy/occupations which exist;
 // - cursors: opaque and signed (not tested here);
 // - leniency: the service trims surrounding whitespace and takes lower-case country codes, which
-//   the schema leaves out (a schema-valid value is still never refused).
+//   the schema leaves out (a schema-valid value is still never refused);
 // - sort=relevance needs q (decisions 13), a rule between two parameters that a parameter's
-//   schema cannot state: alone, it is refused by the service only.
+//   schema cannot state: alone, it is refused by the service only;
+// - partners: histogram and interval are only taken together (decisions 13), a dependency between
+//   parameters that OpenAPI cannot state; each is judged with a valid partner beside it.
 // The account has page size 100, so limit's maximum is the document's.
 
 interface Param {
@@ -111,11 +113,17 @@ const items = (p: Param, raw: string) => (p.schema.type === 'array' ? raw.split(
 const lenient = (p: Param, raw: string) =>
   items(p, raw).some((i) => i !== i.trim()) || (p.name === 'country' && raw !== raw.toUpperCase());
 
+/** A valid partner for a parameter that is only taken with another one (see the header). */
+const PARTNER: Record<string, string> = {
+  histogram: '&interval=week',
+  interval: '&histogram=published',
+};
+
 async function serviceAccepts(path: Path, name: string, raw: string): Promise<boolean> {
   const keyed = ENDPOINTS.find((e) => e.path === path)?.keyed;
   const res = await get(
     ctx.baseUrl,
-    `${path}?${name}=${encodeURIComponent(raw)}`,
+    `${path}?${name}=${encodeURIComponent(raw)}${PARTNER[name] ?? ''}`,
     keyed ? { key: reader.key } : {},
   );
   if (res.status === 200) return true;
@@ -180,6 +188,10 @@ const FINDINGS: [Path, string, string, number, boolean][] = [
   ['/v1/opportunities/count', 'group_by', 'level,country,source', 400, false],
   ['/v1/opportunities/count', 'group_by', 'level,country', 200, true],
   ['/v1/opportunities/count', 'include', '', 422, false],
+  ['/v1/opportunities/count', 'stats', 'median', 400, false],
+  ['/v1/opportunities/count', 'stats', 'rate', 200, true],
+  ['/v1/opportunities/count', 'histogram', 'changed_at', 400, false],
+  ['/v1/opportunities/count', 'interval', 'year', 400, false],
   ['/v1/opportunities', 'city', '', 422, false],
   ['/v1/opportunities', 'city', '   ', 422, false],
   ['/v1/opportunities', 'city', 'a,b', 400, false],
@@ -225,7 +237,7 @@ describe.each(
 )('%s %s=%s', (path, name, _shown, raw, status, valid) => {
   it(`answers ${status}, and the schema ${valid ? 'admits' : 'refuses'} it`, async () => {
     const keyed = ENDPOINTS.find((e) => e.path === path)?.keyed;
-    const q = `${path}?${name}=${encodeURIComponent(raw)}`;
+    const q = `${path}?${name}=${encodeURIComponent(raw)}${PARTNER[name] ?? ''}`;
     const res = await get(ctx.baseUrl, q, keyed ? { key: reader.key } : {});
     expect(res.status).toBe(status);
     expect(schemaAccepts(param(path, name), raw)).toBe(valid);
