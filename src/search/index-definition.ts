@@ -43,17 +43,26 @@ export async function liveMappingVersion(client: Client, alias: string): Promise
   return typeof meta?.mapping_version === 'number' ? meta.mapping_version : 1;
 }
 
+/** What each mapping version added: what an index of an older version cannot answer. */
+const ADDED_IN: Record<number, string> = {
+  2: 'keyword search (q)',
+  3: 'rate statistics (stats=rate)',
+};
+
 /**
- * A warning for the operator when the live index was built by older code (issue 22): the new
- * fields (keyword search) are missing until `cli reindex` builds a new version and swaps the alias.
+ * A warning for the operator when the live index was built by older code (issues 22, 24): the new
+ * fields are missing until `cli reindex` builds a new version and swaps the alias.
  */
 export async function staleMappingWarning(client: Client, alias: string): Promise<string | null> {
   const live = await liveMappingVersion(client, alias);
   if (live === null || live >= MAPPING_VERSION) return null;
+  const missing = Object.entries(ADDED_IN)
+    .filter(([version]) => Number(version) > live)
+    .map(([, what]) => what);
   return (
     `the index behind ${alias} has mapping version ${live}, this code expects ${MAPPING_VERSION}: ` +
     'until `npm run cli -- reindex` builds a new index version and swaps the alias (no ' +
-    'downtime; docs/search.md), keyword search (q) finds nothing and the sync cannot index new ' +
-    'or changed records into it'
+    `downtime; docs/search.md), ${missing.join(' and ')} find nothing and the sync cannot ` +
+    'index new or changed records into it'
   );
 }

@@ -44,28 +44,6 @@ export async function createVersionedIndex(
   return index;
 }
 
-/**
- * Fields the mapping file declares and the live index lacks, added in place. A strict mapping
- * refuses documents with unknown fields, so an index created before an additive mapping change
- * (issue 24's rate_unit and rate_mid) would otherwise fail every sync until a reindex; its older
- * documents still lack the new fields until `reindex` rebuilds it (docs/dashboards.md).
- */
-export async function addMissingFields(client: Client, index: string): Promise<string[]> {
-  const res = await client.indices.getMapping({ index });
-  const live = Object.values(
-    res.body as Record<string, { mappings?: { properties?: Record<string, unknown> } }>,
-  )[0]?.mappings?.properties;
-  const wanted = (definition.mappings.properties ?? {}) as Record<string, unknown>;
-  const missing = Object.keys(wanted).filter((field) => !(field in (live ?? {})));
-  if (live && missing.length > 0) {
-    const properties = Object.fromEntries(missing.map((f) => [f, wanted[f]]));
-    await client.indices.putMapping({ index, body: { properties } as never });
-  }
-  return live ? missing : [];
-}
-
-const fieldsChecked = new Set<string>();
-
 /** Makes sure the alias points at an index, creating the first version when needed. */
 export async function ensureIndex(
   client: Client,
@@ -73,15 +51,7 @@ export async function ensureIndex(
   layout: IndexLayout = {},
 ): Promise<string> {
   const targets = await aliasTargets(client, alias);
-  const current = targets[0];
-  if (current) {
-    // Once per index and process: the periodic sync calls this every few seconds.
-    if (!fieldsChecked.has(current)) {
-      await addMissingFields(client, current);
-      fieldsChecked.add(current);
-    }
-    return current;
-  }
+  if (targets[0]) return targets[0];
   const index = await createVersionedIndex(client, alias, '000001', layout);
   await client.indices.updateAliases({ body: { actions: [{ add: { index, alias } }] } });
   return index;

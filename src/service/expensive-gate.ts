@@ -12,14 +12,16 @@ import type { ParsedRequest } from '../domain/filters';
 // Redis semaphore would add a round trip to every such call and leases to expire after a crash,
 // for a bound the rate limit already gives. N processes thus admit up to 2N for one account.
 
-/**
- * THE predicate: whether a parsed list or count request is free but expensive. One line per kind;
- * histograms and statistics (decisions 13) join here.
- */
+/** THE predicate: whether a parsed list or count request is free but expensive. One line per kind. */
 export function isFreeButExpensive(request: ParsedRequest): boolean {
   const { filter, options } = request;
   return (
-    filter.unseen_only === true || options.includeNewCount || (options.groupBy?.length ?? 0) > 0
+    filter.unseen_only === true ||
+    options.includeNewCount ||
+    (options.groupBy?.length ?? 0) > 0 ||
+    // decisions 13: histograms and statistics aggregate every match
+    options.histogram !== undefined ||
+    options.stats !== undefined
   );
 }
 

@@ -9,9 +9,9 @@ import { startHangProxy, type HangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { expectError, get, newReader, serve, type Json } from '../support/read-http';
 
-// decisions 12: at most 2 free-but-expensive operations (new_count, unseen_only, group_by) in
-// flight per account; more → 429 rate_limit_exceeded with Retry-After 1 and the contract's
-// headers, spending no request id, through REST and MCP. Requests are held in flight for real:
+// decisions 12: at most 2 free-but-expensive operations (new_count, unseen_only, group_by,
+// histograms and statistics of decisions 13) in flight per account; more → 429
+// rate_limit_exceeded with Retry-After 1 and the contract's headers, spending no request id, through REST and MCP. Requests are held in flight for real:
 // the app's search engine sits behind a proxy that keeps their search calls until released.
 
 let ctx: TestContext;
@@ -64,6 +64,8 @@ it('the third expensive call of an account is refused while two are in flight', 
     call(reader.key, '/v1/opportunities/count?include=new_count'),
     call(reader.key, '/v1/opportunities?unseen_only=true', { 'X-Request-ID': requestId }),
     call(reader.key, '/v1/opportunities/count?group_by=country'),
+    call(reader.key, '/v1/opportunities/count?histogram=published&interval=week'),
+    call(reader.key, '/v1/opportunities/count?stats=rate'),
   ]);
   for (const res of refusals) expectGateRefusal(res);
   // Another account is not held to this one's slots: its call reaches the engine.
@@ -95,12 +97,14 @@ it('MCP: the same gate, as the tool-level error', async () => {
       held.push(call(reader.key, '/v1/opportunities?unseen_only=true'));
       await until(() => proxy.heldRequests >= n);
     }
-    const refused = await mcp.callTool({
-      name: 'count_opportunities',
-      arguments: { include_new_count: true },
-    });
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    for (const args of [
+      { include_new_count: true },
+      { histogram: 'first_seen', interval: 'month', stats: 'rate' },
+    ]) {
+      const refused = await mcp.callTool({ name: 'count_opportunities', arguments: args });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    }
     proxy.release();
     for (const res of await Promise.all(held)) expect(res.status).toBe(200);
     const served = await mcp.callTool({

@@ -19,6 +19,8 @@ it.each([
   [request({ unseen_only: true }), true],
   [request({}, { includeNewCount: true }), true],
   [request({}, { groupBy: ['level'] }), true],
+  [request({}, { histogram: 'published', interval: 'week' }), true],
+  [request({}, { stats: 'rate' }), true],
   [request({ unseen_only: false }), false],
   [request({ level: ['senior'] }, { maxNew: 3 }), false],
 ])('isFreeButExpensive(%j) is %s', (r, expensive) => {
