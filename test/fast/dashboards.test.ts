@@ -77,3 +77,11 @@ it('MIN_AGGREGATE_COUNT nulls the statistics of small entries', async () => {
     await small.close();
   }
 });
+
+it('combines with q like the other filters', async () => {
+  const res = await count({ q: 'java', histogram: 'published', interval: 'month', stats: 'rate' });
+  expect(res.status).toBe(200);
+  const records = matching(ALL, { family: 'software_engineering' });
+  expect(res.body.histogram).toEqual(histogramOracle(records, 'published', 'month'));
+  expect(res.body.rate_stats).toEqual(rateOracle(records));
+});

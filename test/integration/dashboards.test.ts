@@ -373,3 +373,20 @@ describe('percentiles of a large distribution (TDigest)', () => {
     }
   });
 });
+
+describe('with q (keyword search)', () => {
+  it('histogram and stats count the records q matches', async () => {
+    // "java" matches the Java backend class label, so exactly the software_engineering records.
+    const res = await count({
+      q: 'java',
+      histogram: 'first_seen',
+      interval: 'week',
+      stats: 'rate',
+    });
+    expect(res.status).toBe(200);
+    const records = matching(ALL, { family: 'software_engineering' });
+    expect(res.body.count).toBe(records.length);
+    expect(res.body.histogram).toEqual(histogramOracle(records, 'first_seen', 'week'));
+    expectRates(res.body.rate_stats, rateOracle(records));
+  });
+});
