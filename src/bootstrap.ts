@@ -16,6 +16,7 @@ import { aliasForDatabase, ensureIndex } from './search/index-manager';
 import type { AppDeps } from './service/context';
 import { withAdvisoryLock } from './store/advisory-lock';
 import { createPool, databaseName, ensureDatabase } from './store/db';
+import { PgKeyIndex } from './store/key-index';
 import { migrate } from './store/migrate';
 import { loadCurrentTaxonomy } from './store/taxonomy-repo';
 
@@ -142,6 +143,8 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     redis,
     indexLayout,
     searchCache: createSearchCache(search, pool, alias),
+    // Opened on the first authentication only (the CLI never opens it).
+    keyIndex: new PgKeyIndex(databaseUrl, logger, { timeoutMs: env.POSTGRES_TIMEOUT_MS }),
   };
 }
 
@@ -195,6 +198,7 @@ async function withPool<T>(pool: Pool, fn: (pool: Pool) => Promise<T>): Promise<
 }
 
 export async function shutdown(deps: AppDeps): Promise<void> {
+  await deps.keyIndex?.close();
   await deps.searchCache?.generation.close();
   deps.redis?.disconnect();
   await deps.search.close();

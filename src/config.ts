@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { validSearchNodes } from './search/nodes';
 import { parseTrustProxy, type TrustProxy } from './infra/client-address';
 import { connectionEnv, connectionProblems } from './config/connections';
+import { normalizeOrigin, trimTrailing } from './infra/http-text';
 
 // Configuration is read once, from the environment, by this schema (decisions 10). A bad value
 // stops start-up with a message naming the variable.
@@ -60,7 +61,7 @@ export const EnvSchema = z.object({
     .transform((raw) =>
       (raw ?? '')
         .split(',')
-        .map((o) => o.trim().replace(/\/+$/, '').toLowerCase())
+        .map(normalizeOrigin)
         .filter((o) => o !== ''),
     ),
   /**
@@ -69,7 +70,22 @@ export const EnvSchema = z.object({
    * 20,000 tokens, under what common coding agents accept from one tool call.
    */
   MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_000).default(80_000),
-  /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, it is public. */
+  /**
+   * decisions 12: where clients reach the service (`https://api.example.com`). Set, /llms.txt, the
+   * OpenAPI servers entry and the /mcp own origin use it and never the Host header.
+   */
+  PUBLIC_BASE_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .url({ protocol: /^https?$/ })
+      .refine((u) => !/[?#]/.test(u), 'no query or fragment')
+      .transform((u) => trimTrailing(u, '/'))
+      .optional(),
+  ),
+  /**
+   * decisions 12: set, GET /metrics needs `Authorization: Bearer <token>` (401 without); unset, it
+   * is public in local mode and not served (404) in production.
+   */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   /** decisions 10: `production` creates no demo account, starts no local service. */
   NODE_ENV: z.string().optional(),
@@ -89,6 +105,13 @@ export const EnvSchema = z.object({
    * null statistics (1: no suppression).
    */
   MIN_AGGREGATE_COUNT: positiveInt(1),
+  /** decisions 12: a client whose request headers take longer in all is disconnected. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  /**
+   * decisions 12: a client whose whole request (headers and body) takes longer is disconnected;
+   * at least HTTP_HEADERS_TIMEOUT_MS (Node refuses less; app/http-server.ts).
+   */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
   OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
   /** issue 27: TLS and authentication to managed services (config/connections.ts). */
@@ -117,6 +140,8 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
       if (!env[name]) problems.push(`${name}: required when NODE_ENV=production`);
   }
   if (result.success) problems.push(...connectionProblems(result.data, isProduction(result.data)));
+  if (result.success && result.data.HTTP_REQUEST_TIMEOUT_MS < result.data.HTTP_HEADERS_TIMEOUT_MS)
+    problems.push('HTTP_REQUEST_TIMEOUT_MS: must be at least HTTP_HEADERS_TIMEOUT_MS');
   if (!result.success || problems.length)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return result.data;

@@ -4,6 +4,7 @@ import { ConfigError, isProduction } from './config';
 import { searchAuthentication } from './config/connections';
 import { compose } from './app/compose';
 import { createApp } from './app/create-app';
+import { createHttpServer } from './app/http-server';
 import { ensureDemoAccount } from './app/demo-account';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
@@ -23,8 +24,8 @@ async function main(): Promise<void> {
   // decisions 10: production creates no demo account.
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();
-  const app = createApp(compose(deps));
-  const server = app.listen(deps.env.PORT, '0.0.0.0', () => {
+  const server = createHttpServer(createApp(compose(deps)), deps.env);
+  server.listen(deps.env.PORT, '0.0.0.0', () => {
     logger.info('listening', {
       port: deps.env.PORT,
       index_alias: deps.alias,

@@ -4,7 +4,7 @@ import { pingSearch } from '../search/client';
 import { OpenSearchIndex } from '../search/opensearch-index';
 import type { OpportunityIndex } from '../search/opportunity-index';
 import { AuthService } from '../service/auth';
-import type { HealthProbes } from '../service/health';
+import { throttledProbes, type HealthProbes } from '../service/health';
 import type { ReadBackends } from '../service/read-backends';
 import { pgKeyLookup, type KeyLookup } from '../store/api-key-repo';
 import { pingPostgres } from '../store/db';
@@ -47,7 +47,7 @@ export function realBackends(deps: AppDeps): Backends {
     index: new OpenSearchIndex(deps.search, deps.alias, deps.taxonomy, deps.searchCache),
     records: { find: (id) => findOpportunity(deps.pool, id) },
     changes: pgChangeLog(deps.pool, deps.alias),
-    keys: pgKeyLookup(deps.pool),
+    keys: pgKeyLookup(deps.pool, deps.keyIndex),
     meter: new Meter(deps.pool, {
       timeoutMs: deps.env.POSTGRES_TIMEOUT_MS,
       commitTimeoutMs: deps.env.POSTGRES_COMMIT_TIMEOUT_MS,
@@ -62,7 +62,9 @@ export function realBackends(deps: AppDeps): Backends {
 
 /** The composition root over built clients (bootstrap.ts builds those). */
 export function compose(deps: AppDeps, backends: Backends = realBackends(deps)): Capabilities {
-  const { index, meter, limits, health } = backends;
+  const { index, meter, limits } = backends;
+  // decisions 12: /readyz never probes more than once a second, whatever its rate.
+  const health = throttledProbes(backends.health);
   const auth = new AuthService(deps, backends.keys);
   const reads = new ReadService(deps, backends);
   return { deps, auth, limits, meter, index, reads, health };

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { createAuthenticator } from '../adapter/authenticate';
 import { errorHandler, notFound } from '../http/middleware/errors';
+import { methodGuard } from '../http/middleware/methods';
 import { requestId } from '../http/middleware/request-id';
 import { requestLog } from '../http/middleware/request-log';
 import { docsRoutes } from '../http/routes/docs';
@@ -34,24 +35,28 @@ export function createApp(capabilities: Capabilities): Express {
   app.set('query parser', 'simple');
   // decisions 8: authenticated responses are never cached, errors included (even those raised
   // before a route runs). The taxonomy and the OpenAPI document opt in to caching themselves.
+  // decisions 12: no response is ever sniffed into another type (errors, assets and /mcp too).
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
   app.use(requestId);
   app.use(requestLog(deps.logger));
   app.use(requestMetrics);
+  // decisions 12: the method is checked before any key is looked up or anything metered.
+  app.use(methodGuard);
   // The lifecycle is read per request: main.ts sets it on the deps (decisions 10: draining).
   app.use(healthRoutes(capabilities.health, () => deps.lifecycle));
-  app.use(metricsRoutes(deps.env.METRICS_TOKEN));
+  app.use(metricsRoutes(deps.env));
   app.use(taxonomyRoutes(deps));
   app.use(previewRoutes(deps, limits, capabilities.index));
   app.use(opportunityRoutes(deps, auth, reads));
   app.use(usageRoutes(deps, auth, reads));
   app.use('/mcp', mcpRoutes(deps, auth, reads));
-  app.use(openApiRoutes());
+  app.use(openApiRoutes(deps.env));
   app.use(docsRoutes());
-  app.use(llmsRoutes());
+  app.use(llmsRoutes(deps.env));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -156,8 +156,13 @@ export const SparseOpportunity = z
   );
 export type SparseOpportunity = { id: string } & Partial<Opportunity>;
 
-/** decisions 5: the anonymous preview shows where a record came from, not its source details. */
+/**
+ * decisions 5 and 12: the anonymous preview shows where a record came from, not its source details
+ * nor any URL to reach it.
+ */
 export const PreviewOpportunity = OpportunityShape.extend({
+  canonical_url: z.null(),
+  application_url: z.null(),
   sources: z.array(z.strictObject({ source: Source.shape.source })),
 });
 export type PreviewOpportunity = z.infer<typeof PreviewOpportunity>;

@@ -81,7 +81,7 @@ export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  router.use(checkOrigin(deps.env.MCP_ALLOWED_ORIGINS));
+  router.use(checkOrigin(deps.env));
 
   /**
    * Authentication before the protocol (decisions 9): a missing, unknown or revoked key is HTTP

@@ -3,6 +3,7 @@ import { failClosed } from '../billing/pg-errors';
 import { ApiError } from '../domain/errors';
 import { addressGroup } from '../infra/client-address';
 import { Limiter } from '../infra/limiter';
+import { TokenBucket } from '../infra/token-bucket';
 import { accountLimits } from '../billing/account-limits';
 import type { Account, AccountLimits } from '../domain/account';
 import {
@@ -41,6 +42,14 @@ const CACHE_TTL_MS = 1000;
 const CACHE_MAX_ENTRIES = 10_000;
 /** api_keys.last_used_at is written at most once a minute per key. */
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * decisions 12: lookups of keys the key index does not know (store/key-index.ts), per process. A
+ * key created a moment ago elsewhere is still found at once while the budget lasts; under a flood
+ * of unknown keys the store sees at most this many lookups a second, and a new key is known by
+ * notification within milliseconds anyway.
+ */
+const UNKNOWN_KEY_LOOKUPS_PER_SECOND = 2;
+const UNKNOWN_KEY_LOOKUP_BURST = 5;
 
 const STATUS_ERRORS: Record<Exclude<Account['status'], 'active'>, () => ApiError> = {
   disabled: () => new ApiError('api_access_disabled', 'API access is disabled for this account.'),
@@ -61,6 +70,7 @@ export class AuthService {
   >();
   private readonly touched = new Map<string, number>();
   private readonly failures: Limiter;
+  private readonly unknownLookups: TokenBucket;
 
   constructor(
     private readonly deps: AppDeps,
@@ -72,6 +82,7 @@ export class AuthService {
       keyPrefix: `authfail:${deps.databaseName}`,
       durationSeconds: 60,
     });
+    this.unknownLookups = new TokenBucket(UNKNOWN_KEY_LOOKUPS_PER_SECOND, UNKNOWN_KEY_LOOKUP_BURST);
   }
 
   /**
@@ -130,7 +141,26 @@ export class AuthService {
     return { ok: true, auth: { ...found, limits: accountLimits(found.account) } };
   }
 
-  private lookup(hash: string): Promise<KeyWithAccount | null> {
+  private async lookup(hash: string): Promise<KeyWithAccount | null> {
+    const hit = this.cache.get(hash);
+    if (hit && hit.expires > Date.now()) return hit.value;
+    // decisions 12: a key the index does not know costs the store a query only within the budget.
+    const known = await this.keys.mayExist(hash).catch(() => undefined);
+    if (known !== true && !this.unknownLookups.take()) {
+      // The index is current: the key did not exist a moment ago, so it is unknown.
+      if (known === false) return null;
+      throw new ApiError(
+        'metering_unavailable',
+        'API keys cannot be checked right now; retry in a second.',
+        undefined,
+        1,
+      );
+    }
+    return this.cached(hash);
+  }
+
+  /** The store's answer for a hash, shared by concurrent requests and kept CACHE_TTL_MS. */
+  private cached(hash: string): Promise<KeyWithAccount | null> {
     const now = Date.now();
     const hit = this.cache.get(hash);
     if (hit && hit.expires > now) return hit.value;

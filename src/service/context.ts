@@ -8,6 +8,7 @@ import type { Logger } from '../infra/logger';
 import type { CursorCodec } from '../search/cursor';
 import type { IndexLayout } from '../search/index-layout';
 import type { SearchCache } from '../search/search-cache';
+import type { KeyIndex } from '../store/key-index';
 
 /** The configuration and raw clients, built once by bootstrap.ts; app/compose.ts builds the capabilities over them. */
 export interface AppDeps {
@@ -28,4 +29,6 @@ export interface AppDeps {
   lifecycle?: Lifecycle;
   /** Search results cached per index generation (search/search-cache.ts); absent: no caching. */
   searchCache?: SearchCache;
+  /** The existing key hashes, kept current by notification (decisions 12; store/key-index.ts). */
+  keyIndex?: KeyIndex;
 }

@@ -6,6 +6,39 @@ export type Probe = () => Promise<boolean>;
 export interface HealthProbes {
   postgres: Probe;
   opensearch: Probe;
+  /**
+   * decisions 12: the least time between two calls of a probe (default 1000 ms): /readyz is
+   * anonymous, so its rate must never become the services' rate. Probes that cost nothing (the
+   * fast suite's flags) say 0.
+   */
+  minIntervalMs?: number;
+}
+
+/** Default spacing of probe calls (decisions 12: at most once a second per process). */
+export const PROBE_INTERVAL_MS = 1000;
+
+/**
+ * The probes, each called at most once per `minIntervalMs` whatever the rate of /readyz: callers
+ * in between share the last call's answer (its promise, so concurrent callers share one call).
+ * A probe that throws counts as down.
+ */
+export function throttledProbes(probes: HealthProbes, now: () => number = Date.now): HealthProbes {
+  const interval = probes.minIntervalMs ?? PROBE_INTERVAL_MS;
+  const throttle = (probe: Probe): Probe => {
+    let last: { at: number; answer: Promise<boolean> } | undefined;
+    return () => {
+      const at = now();
+      if (last === undefined || at - last.at >= interval || at < last.at) {
+        last = { at, answer: probe().catch(() => false) };
+      }
+      return last.answer;
+    };
+  };
+  return {
+    postgres: throttle(probes.postgres),
+    opensearch: throttle(probes.opensearch),
+    minIntervalMs: interval,
+  };
 }
 
 export type Readiness =
@@ -33,5 +66,9 @@ export async function readiness(
  * test flips a flag to see /readyz turn unavailable.
  */
 export function flagProbes(up: { postgres: boolean; opensearch: boolean }): HealthProbes {
-  return { postgres: async () => up.postgres, opensearch: async () => up.opensearch };
+  return {
+    postgres: async () => up.postgres,
+    opensearch: async () => up.opensearch,
+    minIntervalMs: 0,
+  };
 }

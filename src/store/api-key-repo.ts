@@ -8,6 +8,7 @@ import {
   type Account,
   type AccountRow,
 } from './account-repo';
+import type { KeyIndex } from './key-index';
 
 // API keys (contract 5, decisions 6): shown once at creation, stored only as a hash, listed by
 // prefix and label. Several per account; revoking one never creates a replacement.
@@ -163,12 +164,19 @@ export interface KeyLookup {
   findByHash(keyHash: string): Promise<KeyWithAccount | null>;
   /** Records that the key was used (the caller rate-limits the writes). */
   touch(keyId: string): Promise<void>;
+  /**
+   * Without a query (decisions 12): true when a key with this hash may exist, false when none
+   * does, undefined when that cannot be known now (store/key-index.ts).
+   */
+  mayExist(keyHash: string): Promise<boolean | undefined>;
 }
 
-export function pgKeyLookup(pool: Pool): KeyLookup {
+/** Postgres, with the process's key index in front (none: every lookup is budgeted). */
+export function pgKeyLookup(pool: Pool, index?: KeyIndex): KeyLookup {
   return {
     findByHash: (keyHash) => findKeyByHash(pool, keyHash),
     touch: (keyId) => touchApiKey(pool, keyId),
+    mayExist: (keyHash) => index?.mayExist(keyHash) ?? Promise.resolve(undefined),
   };
 }
 

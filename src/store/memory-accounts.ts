@@ -122,6 +122,10 @@ export class MemoryAccounts implements KeyLookup {
     return null;
   }
 
+  async mayExist(keyHash: string): Promise<boolean> {
+    return (await this.findByHash(keyHash)) !== null;
+  }
+
   async touch(keyId: string): Promise<void> {
     const entry = this.keys.get(keyId);
     if (entry) entry.record = { ...entry.record, last_used_at: new Date() };

@@ -26,7 +26,11 @@ describe('health', () => {
     const res = await fetch(`${ctx.baseUrl}/nope`, { headers: { 'X-Request-ID': 'req-1' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
-      error: { code: 'not_found', message: 'No route for GET /nope.', request_id: 'req-1' },
+      error: {
+        code: 'not_found',
+        message: 'No such route; see /v1/openapi.json for the routes.',
+        request_id: 'req-1',
+      },
     });
   });
 });

@@ -225,14 +225,15 @@ describe('with METRICS_TOKEN', () => {
   afterAll(() => app.close());
 
   it.each([
-    ['no credentials', {}],
-    ['a wrong token', { Authorization: 'Bearer scrape-secret-2' }],
-    ['the token as an API key', { 'X-API-Key': 'scrape-secret-1' }],
-  ])('answers 404 with %s', async (_name, headers: Record<string, string>) => {
+    ['no credentials', {}, 'missing_api_key'],
+    ['a wrong token', { Authorization: 'Bearer scrape-secret-2' }, 'invalid_api_key'],
+    ['the token as an API key', { 'X-API-Key': 'scrape-secret-1' }, 'missing_api_key'],
+  ])('answers 401 with %s (decisions 12)', async (_name, headers: Record<string, string>, code) => {
     const res = await fetch(`${app.url}/metrics`, { headers });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
     const body = (await res.json()) as { error: { code: string } };
-    expect(body.error.code).toBe('not_found');
+    expect(body.error.code).toBe(code);
   });
 
   it('serves the metrics with the bearer token', async () => {
@@ -241,5 +242,42 @@ describe('with METRICS_TOKEN', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('http_requests_total');
+  });
+});
+
+describe('in production mode (decisions 12)', () => {
+  const production = (token?: string) =>
+    serve({
+      ...ctx.deps,
+      env: { ...ctx.deps.env, NODE_ENV: 'production', METRICS_TOKEN: token },
+    });
+
+  it('is not served without METRICS_TOKEN: 404, even with a bearer token', async () => {
+    const app = await production();
+    try {
+      for (const headers of [{}, { Authorization: 'Bearer anything' }] as Record<
+        string,
+        string
+      >[]) {
+        const res = await fetch(`${app.url}/metrics`, { headers });
+        expect(res.status).toBe(404);
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is served with METRICS_TOKEN and the bearer token, 401 without', async () => {
+    const app = await production('prod-scrape-secret');
+    try {
+      expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+      const res = await fetch(`${app.url}/metrics`, {
+        headers: { Authorization: 'Bearer prod-scrape-secret' },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { bootstrap, shutdown } from '../../src/bootstrap';
 import { parseEnv, type Env } from '../../src/config';
 import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
+import { createHttpServer } from '../../src/app/http-server';
 import { createLogger } from '../../src/infra/logger';
 import { dropIndices } from '../../src/search/index-manager';
 import { IndexFollower } from '../../src/search/index-follower';
@@ -61,7 +62,9 @@ export async function createTestContext(
       ? null
       : new IndexFollower(deps, env.SYNC_INTERVAL_MS, logger).start();
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(compose(deps)).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(createApp(compose(deps)), env).listen(0, '127.0.0.1', () =>
+      resolve(s),
+    );
   });
   const { port } = server.address() as AddressInfo;
   return {

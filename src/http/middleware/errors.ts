@@ -23,6 +23,7 @@ function asApiError(err: unknown, logger: Logger, req: Request): ApiError {
   return unexpectedError(err, logger, 'unhandled error', { request_id: req.requestId });
 }
 
-export function notFound(req: Request, _res: Response, next: NextFunction): void {
-  next(new ApiError('not_found', `No route for ${req.method} ${req.path}.`));
+/** decisions 12: the message never echoes the path (it could carry anything, a key included). */
+export function notFound(_req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError('not_found', 'No such route; see /v1/openapi.json for the routes.'));
 }

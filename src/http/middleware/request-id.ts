@@ -5,6 +5,12 @@ import { runWithRequestId } from '../../infra/request-context';
 
 // decisions 7: 1 to 128 of A-Za-z0-9._:- ; a missing id is generated (uuid).
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * decisions 12: an id shaped like an API key (`oppk_` and base62, store/api-key-repo.ts), or one
+ * carrying a whole key, is a pasted secret: refused before anything logs or stores it. Linear: the
+ * id is at most 128 characters of the set above by the time this runs.
+ */
+const KEY_SHAPED = /^oppk_[A-Za-z0-9]+$|oppk_[A-Za-z0-9]{32}/i;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -12,23 +18,22 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Why a supplied id is refused, or null when it is usable. */
+function problemWith(supplied: string): string | null {
+  if (!REQUEST_ID.test(supplied)) return 'X-Request-ID must be 1 to 128 of A-Z a-z 0-9 . _ : -';
+  if (KEY_SHAPED.test(supplied)) {
+    return 'X-Request-ID looks like an API key: send the key in X-API-Key, never as a request id.';
+  }
+  return null;
+}
+
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const supplied = req.get('x-request-id');
-  if (supplied !== undefined && !REQUEST_ID.test(supplied)) {
-    // The envelope still needs an id; never echo the malformed one.
-    req.requestId = randomUUID();
-    res.setHeader('X-Request-ID', req.requestId);
-    next(
-      validationError(
-        'X-Request-ID',
-        'bad_format',
-        'X-Request-ID must be 1 to 128 of A-Z a-z 0-9 . _ : -',
-      ),
-    );
-    return;
-  }
-  req.requestId = supplied ?? randomUUID();
+  const problem = supplied === undefined ? null : problemWith(supplied);
+  // A refused id is never echoed (nor logged): the envelope gets a fresh one.
+  req.requestId = problem !== null ? randomUUID() : (supplied ?? randomUUID());
   res.setHeader('X-Request-ID', req.requestId);
+  if (problem !== null) return next(validationError('X-Request-ID', 'bad_format', problem));
   // Every log line of the rest of this request names it (infra/logger.ts).
   runWithRequestId(req.requestId, next);
 }

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
 import { metrics, registry } from '../../infra/metrics';
+import { isProduction, type Env } from '../../config';
 
 /**
  * Records every answered request by route pattern (never the raw path: a 404 flood of random paths
@@ -18,15 +19,24 @@ export function requestMetrics(req: Request, res: Response, next: NextFunction):
 }
 
 /**
- * GET /metrics in the Prometheus text format. Public when `token` is unset; otherwise only with
- * `Authorization: Bearer <token>`, and anyone else gets the 404 of an unknown route (the endpoint's
- * existence is not advertised).
+ * GET /metrics in the Prometheus text format (decisions 12). With METRICS_TOKEN set, only with
+ * `Authorization: Bearer <token>` (401 otherwise); without one it is public in local mode and not
+ * served at all in production (the 404 of an unknown route), since its counters are business data.
  */
-export function metricsRoutes(token: string | undefined): Router {
+export function metricsRoutes(env: Env): Router {
   const router = Router();
+  const token = env.METRICS_TOKEN;
+  if (token === undefined && isProduction(env)) return router;
   router.get('/metrics', async (req, res, next) => {
     if (token !== undefined && !bearerMatches(req.get('authorization'), token)) {
-      next(new ApiError('not_found', `No route for ${req.method} ${req.path}.`));
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      const missing = req.get('authorization') === undefined;
+      next(
+        new ApiError(
+          missing ? 'missing_api_key' : 'invalid_api_key',
+          'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.',
+        ),
+      );
       return;
     }
     res.setHeader('Content-Type', registry.contentType);
@@ -36,7 +46,7 @@ export function metricsRoutes(token: string | undefined): Router {
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer (.+)$/i.exec(header ?? '');
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
   if (!match?.[1]) return false;
   // Equal-length digests, so the comparison takes the same time whatever was sent.
   const digest = (s: string) => createHash('sha256').update(s).digest();

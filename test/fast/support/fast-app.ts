@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { compose } from '../../../src/app/compose';
 import { createApp } from '../../../src/app/create-app';
+import { createHttpServer } from '../../../src/app/http-server';
 import { memoryBackends, type MemoryWorld } from '../../../src/app/memory-backends';
 import { parseEnv, type Env } from '../../../src/config';
 import { taxonomyFromCatalog } from '../../../src/domain/taxonomy/catalog';
@@ -56,7 +57,8 @@ export async function startFastApp(
   const world = memoryBackends(taxonomy);
   world.index.put(records);
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(compose(deps, world.backends)).listen(0, '127.0.0.1', () => resolve(s));
+    const app = createApp(compose(deps, world.backends));
+    const s = createHttpServer(app, env).listen(0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {

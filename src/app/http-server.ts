@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Express } from 'express';
+import type { Env } from '../config';
+
+// The HTTP server around the app (decisions 12). Node's defaults let a client trickle its headers
+// for 60 s and its request for 300 s, and check those deadlines only every 30 s: one socket could
+// hold a 1 MB /mcp body open for five minutes. Here the headers must arrive within
+// HTTP_HEADERS_TIMEOUT_MS and the whole request within HTTP_REQUEST_TIMEOUT_MS, checked often.
+
+/** Node's answers to what it refuses before the app sees a request, with nosniff like every other. */
+const CLIENT_ERRORS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
+/** How often the deadlines of incomplete requests are checked: a fraction of the shorter one. */
+export function checkingIntervalMs(env: Pick<Env, 'HTTP_HEADERS_TIMEOUT_MS'>): number {
+  return Math.max(10, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 5)));
+}
+
+export function createHttpServer(app: Express, env: Env): Server {
+  const server = createServer(
+    {
+      headersTimeout: env.HTTP_HEADERS_TIMEOUT_MS,
+      // Node requires the request deadline to be at least the headers' one (config.ts checks).
+      requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: checkingIntervalMs(env),
+    },
+    app,
+  );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code !== 'ECONNRESET' && socket.writable) {
+      const status = CLIENT_ERRORS[err.code ?? ''] ?? '400 Bad Request';
+      socket.end(
+        `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n` +
+          'X-Content-Type-Options: nosniff\r\n\r\n',
+      );
+    }
+    // Whatever the client does next, the socket is gone once the answer is flushed.
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
+  return server;
+}

@@ -1,0 +1,44 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../../domain/errors';
+
+// decisions 12: which methods each known path takes, decided before authentication or any work.
+// HEAD is never metered: on a metered path it is 405 (Allow: GET); on a free path express answers
+// it as the GET without a body. Any other method on a known path is 405 with Allow and the
+// envelope, not the 404 of an unknown route; OPTIONS answers 204 with the same Allow.
+// /mcp keeps its own method handling (mcp/http.ts).
+
+const METERED = 'GET';
+const FREE = 'GET, HEAD';
+
+/** Path patterns (express matches case-insensitively and ignores one trailing slash, so do these). */
+const PATHS: readonly (readonly [RegExp, string])[] = [
+  [/^\/v1\/opportunities\/(count)\/?$/i, FREE],
+  [/^\/v1\/opportunities(\/changes)?\/?$/i, METERED],
+  [/^\/v1\/opportunities\/[^/]+\/?$/i, METERED],
+  [/^\/v1\/(usage|taxonomy\/occupations|openapi\.json|preview\/opportunities)\/?$/i, FREE],
+  [/^\/(healthz|readyz|metrics|llms\.txt|docs|docs\/init\.js)\/?$/i, FREE],
+  [/^\/docs\/assets\/[^/]+\/?$/i, FREE],
+];
+
+/** The Allow header of a known path, or undefined for a path the app does not serve. */
+export function allowedMethods(path: string): string | undefined {
+  return PATHS.find(([pattern]) => pattern.test(path))?.[1];
+}
+
+export function methodGuard(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET') return next();
+  const allow = allowedMethods(req.path);
+  if (allow === undefined) return next();
+  if (req.method === 'HEAD' && allow === FREE) return next();
+  res.setHeader('Allow', allow);
+  if (req.method === 'OPTIONS') {
+    res.status(204).end();
+    return;
+  }
+  const err = new ApiError(
+    'method_not_allowed',
+    `This path takes ${allow.replace(', ', ' and ')} only.`,
+  );
+  err.headers = { Allow: allow };
+  next(err);
+}

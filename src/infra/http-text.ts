@@ -1,0 +1,15 @@
+// Text helpers for request input (decisions 12): each runs in time linear in its input, whatever
+// the input, so no header or parameter can hold the event loop. A backtracking regex such as
+// `/\/+$/` is quadratic on a long run of `/` that is not at the end: never use one on input.
+
+/** `text` without the trailing run of `char` (one UTF-16 code unit), scanning once from the end. */
+export function trimTrailing(text: string, char: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === char) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** An origin as compared (decisions 9): trimmed, without trailing slashes, lower case. */
+export function normalizeOrigin(origin: string): string {
+  return trimTrailing(origin.trim(), '/').toLowerCase();
+}

@@ -1,0 +1,114 @@
+import { Client, type Notification } from 'pg';
+import type { Logger } from '../infra/logger';
+
+// decisions 12: unknown keys never reach Postgres at the caller's pace. Each API process holds the
+// set of key hashes that exist, loaded once and kept current by the notification of
+// migrations/007_api_key_notify.sql, so a well-shaped but unknown key is answered from memory.
+//
+// Why a set of valid hashes rather than a negative cache or a lookup budget alone: random keys
+// never repeat, so a negative cache never hits; and a budget alone cannot tell a new valid key from
+// an attacker's, so under attack it would refuse valid keys. The set tells them apart exactly.
+//
+// Keys are never deleted, so the set only grows. It holds the first 16 hex digits (64 bits) of
+// each hash: a collision only costs one (cached) lookup, never a wrong answer, and it halves the
+// memory (about 60 bytes a key).
+
+export const KEY_CHANNEL = 'api_key_created';
+const ENTRY_LENGTH = 16;
+
+export interface KeyIndex {
+  /**
+   * true: a key with this hash may exist (look it up); false: none existed as of the last
+   * notification; undefined: the set is not current (not loaded yet, or its connection is lost).
+   */
+  mayExist(keyHash: string): Promise<boolean | undefined>;
+  close(): Promise<void>;
+}
+
+export interface PgKeyIndexOptions {
+  /** Bound on connecting and on the load query. */
+  timeoutMs: number;
+  /** Wait before reconnecting after the listening connection is lost. */
+  retryMs?: number;
+}
+
+/**
+ * The set over one dedicated connection that LISTENs (not a pool client: it is held for the life
+ * of the process). Started on first use, so the CLI, which never authenticates, never opens it.
+ * A lost connection makes the set not current until a new one has listened and reloaded.
+ */
+export class PgKeyIndex implements KeyIndex {
+  private readonly hashes = new Set<string>();
+  private current = false;
+  private closed = false;
+  private client: Client | null = null;
+  private firstLoad: Promise<void> | null = null;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly logger: Logger,
+    private readonly options: PgKeyIndexOptions,
+  ) {}
+
+  async mayExist(keyHash: string): Promise<boolean | undefined> {
+    if (this.closed) return undefined;
+    this.firstLoad ??= this.connect();
+    await this.firstLoad;
+    return this.current ? this.hashes.has(keyHash.slice(0, ENTRY_LENGTH)) : undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.current = false;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  /** Listens, then loads: a key created during the load arrives by notification either way. */
+  private async connect(): Promise<void> {
+    const client = new Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      connectionTimeoutMillis: this.options.timeoutMs,
+      query_timeout: this.options.timeoutMs,
+    });
+    this.client = client;
+    client.on('notification', (message: Notification) => {
+      if (message.channel === KEY_CHANNEL && message.payload) {
+        this.hashes.add(message.payload.slice(0, ENTRY_LENGTH));
+      }
+    });
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${KEY_CHANNEL}`);
+      const { rows } = await client.query<{ h: string }>(
+        `SELECT left(key_hash, ${ENTRY_LENGTH}) AS h FROM api_keys`,
+      );
+      for (const row of rows) this.hashes.add(row.h);
+      if (this.client === client) this.current = true;
+    } catch (err) {
+      this.lost(client, err);
+    }
+  }
+
+  private lost(client: Client, err?: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.current = false;
+    void client.end().catch(() => undefined);
+    if (this.closed) return;
+    this.logger.warn('api key index connection lost; reconnecting', {
+      error: err instanceof Error ? err.message : undefined,
+    });
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.closed) void this.connect();
+    }, this.options.retryMs ?? 1000);
+    this.retry.unref();
+  }
+}
