@@ -12,6 +12,7 @@ import { createLogger } from '../../../src/infra/logger';
 import { createSearchClient } from '../../../src/search/client';
 import { CursorCodec, parseCursorKeys } from '../../../src/search/cursor';
 import type { AppDeps } from '../../../src/service/context';
+import type { HealthProbes } from '../../../src/service/health';
 import type { MemoryAccountInput } from '../../../src/store/memory-accounts';
 
 // The fast suite's world (issue 12): the real express app, composed over the in-memory
@@ -35,6 +36,7 @@ export interface FastApp {
 export async function startFastApp(
   records: readonly Opportunity[],
   overrides: Partial<Record<keyof Env, string>> = {},
+  options: { health?: HealthProbes } = {},
 ): Promise<FastApp> {
   const env = parseEnv({
     CURSOR_SIGNING_KEYS: CURSOR_KEYS,
@@ -55,6 +57,7 @@ export async function startFastApp(
     redis: null,
   };
   const world = memoryBackends(taxonomy);
+  if (options.health) world.backends.health = options.health;
   world.index.put(records);
   const server: Server = await new Promise((resolve) => {
     const app = createApp(compose(deps, world.backends));
