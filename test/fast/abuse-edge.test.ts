@@ -359,15 +359,8 @@ describe('HTTP server deadlines (decisions 12)', () => {
       const socket: Socket = connect(Number(port), hostname);
       let sent = 0;
       let reply = '';
-      let timer: NodeJS.Timeout | undefined;
-      socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearInterval(timer);
-        resolve({ sent, reply });
-      });
       socket.write(head);
-      timer = setInterval(() => {
+      const timer = setInterval(() => {
         if (sent === chunks.length) {
           clearInterval(timer);
           socket.destroy();
@@ -375,6 +368,12 @@ describe('HTTP server deadlines (decisions 12)', () => {
         }
         socket.write(chunks[sent++] ?? '');
       }, everyMs);
+      socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({ sent, reply });
+      });
     });
   }
 
