@@ -17,7 +17,8 @@ ENV NODE_ENV=production \
     PORT=8080
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# No install script runs in the image (none of the production dependencies needs one).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY migrations ./migrations
 COPY index-mappings ./index-mappings
 COPY --from=build /app/dist ./dist

@@ -29,3 +29,20 @@ it('the Dockerfile builds in one stage and runs dist/ with production dependenci
   expect(runtime).not.toMatch(/tsx/);
   expect(read('docker-compose.yml')).toMatch(/^ {4}build: \.$/m);
 });
+
+// decisions 12 / issue 26: the supply chain of the image.
+it('the image installs no dev tool and runs no install script; Scarf analytics are off', () => {
+  const pkg = JSON.parse(read('package.json')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    scarfSettings?: { enabled?: boolean };
+  };
+  // npm start (development) runs src/ through tsx; the image runs dist/ with node.
+  expect(pkg.dependencies.tsx).toBeUndefined();
+  expect(pkg.devDependencies.tsx).toBeDefined();
+  // swagger-ui-dist depends on @scarf/scarf, whose postinstall reports the install unless the root
+  // package says no (its documented setting).
+  expect(pkg.scarfSettings?.enabled).toBe(false);
+  const runtime = read('Dockerfile').split(/^FROM /m)[2] ?? '';
+  expect(runtime).toMatch(/npm ci --omit=dev --ignore-scripts/);
+});
