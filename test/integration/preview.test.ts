@@ -25,8 +25,11 @@ const livePreview = (q: Query, limit = 5) =>
     .filter((r) => r.liveness_status === 'live')
     .slice(0, limit);
 
+// decisions 12: no URL to reach the record either.
 const redacted = (r: Opportunity) => ({
   ...r,
+  canonical_url: null,
+  application_url: null,
   sources: r.sources.map((s) => ({ source: s.source })),
 });
 
@@ -39,6 +42,16 @@ describe('without a key', () => {
     expect(res.body.data).toEqual(livePreview({}).map(redacted));
     for (const r of res.body.data as Opportunity[]) {
       for (const s of r.sources) expect(Object.keys(s)).toEqual(['source']);
+    }
+    // No URL or external id of the records shown appears anywhere in the page.
+    for (const r of livePreview({})) {
+      for (const hidden of [
+        r.canonical_url,
+        r.application_url,
+        ...r.sources.flatMap((s) => [s.url, s.external_id]),
+      ]) {
+        if (hidden) expect(res.text).not.toContain(hidden);
+      }
     }
     expect(res.body.pagination).toEqual({
       returned: 5,

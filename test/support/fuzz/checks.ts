@@ -75,6 +75,8 @@ export function checkReply(req: FuzzRequest, reply: RawReply): void {
   for (const leak of LEAKS) {
     if (leak.test(reply.body)) fail(`the body leaks internals (${leak})`, req, reply);
   }
+  // decisions 12: nothing is ever sniffed into another type, the HTTP server's own refusals included.
+  if (reply.headers['x-content-type-options'] !== 'nosniff') fail('no nosniff', req, reply);
   const requestId = reply.headers['x-request-id'];
   if (requestId === undefined) {
     // Refused by Node's HTTP parser before the app (an unparsable request line, headers past the

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { anyText, keywordText, onTheWire, percentJunk, rawForRequestLine } from './text';
+import { anyText, keywordText, longRun, onTheWire, percentJunk, rawForRequestLine } from './text';
 
 // Random and malformed HTTP requests for every endpoint of the service (issue 11, item 10), built
 // from what a fuzz run knows about its world: real keys of several kinds, real cursors, real ids.
@@ -208,8 +208,17 @@ function queryPiece(endpoint: Endpoint, world: World): fc.Arbitrary<string> {
           ),
       ]
     : [];
+  // decisions 12: every parameter also gets a long run of one character, raw on the wire.
+  const runs: fc.Arbitrary<string>[] = names.length
+    ? [
+        fc
+          .tuple(fc.constantFrom(...names), longRun)
+          .map(([name, run]) => `${name}=${rawForRequestLine(run)}`),
+      ]
+    : [];
   return fc.oneof(
     ...known.map((arbitrary) => ({ weight: 12, arbitrary })),
+    ...runs.map((arbitrary) => ({ weight: 1, arbitrary })),
     {
       weight: 1,
       arbitrary: fc
@@ -365,7 +374,14 @@ const EXTRA_HEADERS = [
   'Range',
 ];
 
+/** decisions 12: every header the service reads, with a long run of one character. */
+const RUN_HEADERS = [...EXTRA_HEADERS, 'X-API-Key', 'X-Request-ID', 'X-Forwarded-Proto'];
+
 const extraHeader: fc.Arbitrary<[string, string]> = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom(...RUN_HEADERS), longRun.map(headerSafe)),
+  },
   {
     weight: 4,
     arbitrary: fc.tuple(

@@ -4,6 +4,18 @@ import fc from 'fast-check';
 // and the ways they can be put on the wire (decisions 8: bad percent-escapes, unicode, invalid
 // UTF-8, huge values).
 
+/** Characters that backtracking parsers choke on when one of them runs long (decisions 12). */
+export const RUN_CHARS = ['/', ',', '%', ' ', '\t', '.', ':', ';', '=', '"', '\\', '-', 'a', '0'];
+
+/**
+ * decisions 12: a long run of one character (up to the 16 KiB the HTTP server accepts in all),
+ * alone or followed by something else: a regex like `/\/+$/` is quadratic on such a run when it
+ * does not end the value.
+ */
+export const longRun: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...RUN_CHARS), fc.integer({ min: 1_000, max: 15_000 }), fc.boolean())
+  .map(([c, n, tail]) => c.repeat(n) + (tail ? 'x' : ''));
+
 /** Text of every kind: ascii, any unicode, lone surrogates' UTF-8, control characters, long runs. */
 export const anyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
@@ -43,6 +55,7 @@ export const anyText: fc.Arbitrary<string> = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.nat({ max: 12_000 }).map((n) => 'x'.repeat(n)) },
+  { weight: 1, arbitrary: longRun },
 );
 
 /** A percent-escape that may be broken: `%ZZ`, a cut multi-byte sequence, an overlong `%C0%AF`... */
