@@ -3,6 +3,7 @@ import { seedRecords } from '../src/service/seed-records';
 import { createAccount } from '../src/store/account-repo';
 import { createApiKey } from '../src/store/api-key-repo';
 import { importerCrash } from './faults/importer-crash';
+import { attackMix } from './faults/attack-mix';
 import { checkLedger } from './faults/ledger';
 import { Load, failed, sleep, summarize, type Sample } from './faults/load';
 import {
@@ -136,6 +137,7 @@ async function main(): Promise<number> {
       loadAverage: loadAverage(),
     });
 
+    await step('attack mix', 5 * 60_000, () => attackMixFault(world));
     await step('one node of three stopped', 15 * 60_000, () => searchNodeFaults(world));
     await step('Postgres cut', 3 * 60_000, () => postgresFault(world));
     await step('Redis stopped', 3 * 60_000, () => redisFault(world));
@@ -210,6 +212,29 @@ const probe = (url: string, key: string, timeoutMs = 30_000) =>
 async function newKey(pool: Pool, input: Parameters<typeof createAccount>[1]) {
   const account = await createAccount(pool, input);
   return { id: account.id, key: (await createApiKey(pool, { accountId: account.id })).key };
+}
+
+/** decisions 12: the attack mix against one instance while a paying client pages on it. */
+async function attackMixFault({ instances, pool }: World): Promise<void> {
+  const target = instances[0];
+  if (!target) throw new Error('no instance to attack');
+  const paying = await newKey(pool, {
+    plan: 'builder',
+    balance_millicents: 2_000_000,
+    rps_override: 1000,
+  });
+  const batch = await newKey(pool, { plan: 'free' });
+  const result = await attackMix({
+    url: target.url,
+    payingKeys: [paying.key],
+    batchKey: batch.key,
+  });
+  const ledger = await checkLedger(pool);
+  report('attack mix (one instance)', result.ok && ledger.holds, {
+    ...result.figures,
+    ledger: ledger.violations,
+    loadAverage: loadAverage(),
+  });
 }
 
 /**
