@@ -17,6 +17,7 @@ import type { AppDeps } from './service/context';
 import { withAdvisoryLock } from './store/advisory-lock';
 import { createPool, databaseName, ensureDatabase } from './store/db';
 import { PgKeyIndex } from './store/key-index';
+import { pgConnection } from './store/pg-tls';
 import { migrate } from './store/migrate';
 import { loadCurrentTaxonomy } from './store/taxonomy-repo';
 
@@ -144,7 +145,9 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     indexLayout,
     searchCache: createSearchCache(search, pool, alias),
     // Opened on the first authentication only (the CLI never opens it).
-    keyIndex: new PgKeyIndex(databaseUrl, logger, { timeoutMs: env.POSTGRES_TIMEOUT_MS }),
+    keyIndex: new PgKeyIndex(pgConnection(databaseUrl, caFile), logger, {
+      timeoutMs: env.POSTGRES_TIMEOUT_MS,
+    }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Client, type Notification } from 'pg';
+import { Client, type ClientConfig, type Notification } from 'pg';
 import type { Logger } from '../infra/logger';
 
 // decisions 12: unknown keys never reach Postgres at the caller's pace. Each API process holds the
@@ -46,7 +46,8 @@ export class PgKeyIndex implements KeyIndex {
   private retry: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly connectionString: string,
+    /** The pool's own connection settings (store/pg-tls.ts: URL, TLS), so it reaches the same server. */
+    private readonly connection: ClientConfig,
     private readonly logger: Logger,
     private readonly options: PgKeyIndexOptions,
   ) {}
@@ -70,7 +71,7 @@ export class PgKeyIndex implements KeyIndex {
   /** Listens, then loads: a key created during the load arrives by notification either way. */
   private async connect(): Promise<void> {
     const client = new Client({
-      connectionString: this.connectionString,
+      ...this.connection,
       keepAlive: true,
       connectionTimeoutMillis: this.options.timeoutMs,
       query_timeout: this.options.timeoutMs,
