@@ -19,7 +19,8 @@ const ENTRY_LENGTH = 16;
 export interface KeyIndex {
   /**
    * true: a key with this hash may exist (look it up); false: none existed as of the last
-   * notification; undefined: the set is not current (not loaded yet, or its connection is lost).
+   * notification; undefined: not in the set, and the set is not current (not loaded yet, or its
+   * connection is lost), so nothing can be said.
    */
   mayExist(keyHash: string): Promise<boolean | undefined>;
   close(): Promise<void>;
@@ -56,7 +57,9 @@ export class PgKeyIndex implements KeyIndex {
     if (this.closed) return undefined;
     this.firstLoad ??= this.connect();
     await this.firstLoad;
-    return this.current ? this.hashes.has(keyHash.slice(0, ENTRY_LENGTH)) : undefined;
+    // Keys are never deleted: a hash in the set stays true even while the set is not current.
+    if (this.hashes.has(keyHash.slice(0, ENTRY_LENGTH))) return true;
+    return this.current ? false : undefined;
   }
 
   async close(): Promise<void> {

@@ -105,6 +105,30 @@ it('1,000 random well-shaped keys: a few store lookups, 401/429 answers, a valid
   expect(validDuring).toBe(5);
 });
 
+it('a lost notification connection is reconnected and reloaded: a key created meanwhile works', async () => {
+  const reader = await newReader(ctx.deps);
+  expect((await get(ctx.baseUrl, '/v1/opportunities/count', { key: reader.key })).status).toBe(200);
+  // The listening connection's last statement is the load of the key hashes.
+  const { rowCount } = await other.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+        AND query LIKE '%left(key_hash%'`,
+  );
+  expect(rowCount).toBe(1);
+  const account = await createAccount(other, { plan: 'free', rps_override: 1000 });
+  const { key } = await createApiKey(other, { accountId: account.id });
+  // Drain the lookup budget: the new key must come from the reloaded set.
+  await Promise.all(
+    Array.from({ length: 30 }, () =>
+      get(ctx.baseUrl, '/v1/opportunities/count', { key: randomKey() }),
+    ),
+  );
+  // A known key is served all along (a 503 only ever for keys the set cannot vouch for).
+  expect((await get(ctx.baseUrl, '/v1/opportunities/count', { key: reader.key })).status).toBe(200);
+  // Reconnected after 1 s, then reloaded.
+  expect(await within(5000, key, (status) => status === 200)).not.toBeNull();
+});
+
 it('a key-shaped X-Request-ID is neither logged nor stored', async () => {
   const reader = await newReader(ctx.deps);
   const pasted = randomKey();
