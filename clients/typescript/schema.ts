@@ -266,8 +266,8 @@ export interface components {
         /** @enum {string} */
         role: 'employer' | 'intermediary' | 'client' | 'unknown';
       }[];
-      canonical_url: string | null;
-      application_url: string | null;
+      canonical_url: null;
+      application_url: null;
       sources: {
         source: string;
       }[];
