@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Load, sleep, summarize, type Sample } from './load';
@@ -11,7 +12,9 @@ import { Load, sleep, summarize, type Sample } from './load';
 //   - optionally, MCP batches of 100 taxonomy calls from a Free key (the MCP helper bounds them).
 // The paying client is measured quiet, then under attack, then quiet again: under attack it must
 // see no 5xx and a p99 within 2x of its quiet p99 (the larger of the two quiet phases, so that a
-// drift of the shared machine during the run does not count against the service).
+// drift of the shared machine during the run does not count against the service). The attackers
+// run in a child process of their own, so that their sockets and timers do not slow the paying
+// client's measurement.
 
 export interface AttackMixOptions {
   /** The one instance under attack. */
@@ -148,31 +151,10 @@ export async function attackMix(options: AttackMixOptions): Promise<AttackMixRes
     const quietFrom = Date.now();
     await sleep(phaseMs);
     const attackFrom = Date.now();
-    const origin = `http://a${'/'.repeat(15_000)}x`;
-    const attacks = {
-      originSlashes: paced(options.originsPerSecond ?? 20, () =>
-        post(options.url, { Origin: origin }, INITIALIZE),
-      ),
-      randomKeys: paced(options.randomKeysPerSecond ?? 50, () =>
-        fetch(`${options.url}/v1/opportunities/count`, {
-          headers: { 'X-API-Key': randomKey() },
-          signal: AbortSignal.timeout(30_000),
-        }).then(async (res) => (await res.arrayBuffer(), res.status)),
-      ),
-      batches:
-        options.batchKey === undefined
-          ? null
-          : paced(options.batchesPerSecond ?? 5, () =>
-              post(options.url, { 'X-API-Key': options.batchKey ?? '' }, BATCH),
-            ),
-    };
-    const slow = slowHeaders(options.url, options.slowSockets ?? 100);
+    const attackers = startAttackers(options);
     await sleep(phaseMs);
     const attackTo = Date.now();
-    attacks.originSlashes.stop();
-    attacks.randomKeys.stop();
-    attacks.batches?.stop();
-    slow.stop();
+    const attackStats = await attackers.stop();
     await sleep(1000);
     const quietAgainFrom = Date.now();
     await sleep(phaseMs);
@@ -205,13 +187,80 @@ export async function attackMix(options: AttackMixOptions): Promise<AttackMixRes
         p99Bound: 2 * baseline,
         payingServerFailures: fivexx,
         attackSeconds: Math.round((attackTo - attackFrom) / 1000),
-        originSlashes: attacks.originSlashes.statuses,
-        randomKeys: attacks.randomKeys.statuses,
-        mcpBatches: attacks.batches?.statuses ?? 'not sent',
-        slowHeaderSockets: slow.stats,
+        ...attackStats,
       },
     };
   } finally {
     await paying.stop();
   }
+}
+
+export type AttackStats = Record<string, unknown>;
+
+/** The attacks, paced, until `stop()`: what they were answered. */
+export function runAttacks(options: AttackMixOptions): { stop(): AttackStats } {
+  const origin = `http://a${'/'.repeat(15_000)}x`;
+  const originSlashes = paced(options.originsPerSecond ?? 20, () =>
+    post(options.url, { Origin: origin }, INITIALIZE),
+  );
+  const randomKeys = paced(options.randomKeysPerSecond ?? 50, () =>
+    fetch(`${options.url}/v1/opportunities/count`, {
+      headers: { 'X-API-Key': randomKey() },
+      signal: AbortSignal.timeout(30_000),
+    }).then(async (res) => (await res.arrayBuffer(), res.status)),
+  );
+  const batches =
+    options.batchKey === undefined
+      ? null
+      : paced(options.batchesPerSecond ?? 5, () =>
+          post(options.url, { 'X-API-Key': options.batchKey ?? '' }, BATCH),
+        );
+  const slow = slowHeaders(options.url, options.slowSockets ?? 100);
+  return {
+    stop() {
+      originSlashes.stop();
+      randomKeys.stop();
+      batches?.stop();
+      slow.stop();
+      return {
+        originSlashes: originSlashes.statuses,
+        randomKeys: randomKeys.statuses,
+        mcpBatches: batches?.statuses ?? 'not sent',
+        slowHeaderSockets: slow.stats,
+      };
+    },
+  };
+}
+
+/** The attacks in a child process (this file, run with `--attack`): stop() returns their stats. */
+function startAttackers(options: AttackMixOptions): { stop(): Promise<AttackStats> } {
+  const child = fork(__filename, ['--attack'], { execArgv: ['--import', 'tsx'] });
+  child.send({ start: options });
+  return {
+    stop: () =>
+      new Promise<AttackStats>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve({ attackers: 'no answer' });
+        }, 30_000);
+        child.once('message', (stats) => {
+          clearTimeout(timer);
+          child.disconnect();
+          resolve(stats as AttackStats);
+        });
+        child.send({ stop: true });
+      }),
+  };
+}
+
+if (process.argv.includes('--attack')) {
+  let running: ReturnType<typeof runAttacks> | null = null;
+  process.on('message', (message: { start?: AttackMixOptions; stop?: boolean }) => {
+    if (message.start) running = runAttacks(message.start);
+    if (message.stop) {
+      const stats = running?.stop() ?? {};
+      // Let the last answers arrive, then report and leave.
+      setTimeout(() => process.send?.(stats, () => process.exit(0)), 1000);
+    }
+  });
 }
