@@ -50,6 +50,8 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 const UNKNOWN_KEY_LOOKUPS_PER_SECOND = 2;
 const UNKNOWN_KEY_LOOKUP_BURST = 5;
+/** How long an unknown key past the budget waits for a notification that may carry it. */
+const NOTIFICATION_WAIT_MS = 250;
 
 const STATUS_ERRORS: Record<Exclude<Account['status'], 'active'>, () => ApiError> = {
   disabled: () => new ApiError('api_access_disabled', 'API access is disabled for this account.'),
@@ -146,9 +148,9 @@ export class AuthService {
     if (hit && hit.expires > Date.now()) return hit.value;
     // decisions 12: a key the index does not know costs the store a query only within the budget.
     const known = await this.keys.mayExist(hash).catch(() => undefined);
-    if (known !== true && !this.unknownLookups.take()) {
-      // The index is current: the key did not exist a moment ago, so it is unknown.
-      if (known === false) return null;
+    if (known === true || this.unknownLookups.take()) return this.cached(hash);
+    // The index is not current: nothing can be said without the store.
+    if (known === undefined) {
       throw new ApiError(
         'metering_unavailable',
         'API keys cannot be checked right now; retry in a second.',
@@ -156,7 +158,10 @@ export class AuthService {
         1,
       );
     }
-    return this.cached(hash);
+    // The key did not exist a moment ago. It may have been committed an instant before this
+    // request, its notification still on the way: wait for that briefly, never for the store.
+    const arrived = await this.keys.mayExist(hash, NOTIFICATION_WAIT_MS).catch(() => undefined);
+    return arrived === true ? this.cached(hash) : null;
   }
 
   /** The store's answer for a hash, shared by concurrent requests and kept CACHE_TTL_MS. */

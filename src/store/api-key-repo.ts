@@ -166,9 +166,10 @@ export interface KeyLookup {
   touch(keyId: string): Promise<void>;
   /**
    * Without a query (decisions 12): true when a key with this hash may exist, false when none
-   * does, undefined when that cannot be known now (store/key-index.ts).
+   * does, undefined when that cannot be known now (store/key-index.ts). `waitMs`: how long a key
+   * not known yet may take to arrive (its creation's notification on its way).
    */
-  mayExist(keyHash: string): Promise<boolean | undefined>;
+  mayExist(keyHash: string, waitMs?: number): Promise<boolean | undefined>;
 }
 
 /** Postgres, with the process's key index in front (none: every lookup is budgeted). */
@@ -176,7 +177,7 @@ export function pgKeyLookup(pool: Pool, index?: KeyIndex): KeyLookup {
   return {
     findByHash: (keyHash) => findKeyByHash(pool, keyHash),
     touch: (keyId) => touchApiKey(pool, keyId),
-    mayExist: (keyHash) => index?.mayExist(keyHash) ?? Promise.resolve(undefined),
+    mayExist: (keyHash, waitMs) => index?.mayExist(keyHash, waitMs) ?? Promise.resolve(undefined),
   };
 }
 

@@ -20,9 +20,11 @@ export interface KeyIndex {
   /**
    * true: a key with this hash may exist (look it up); false: none existed as of the last
    * notification; undefined: not in the set, and the set is not current (not loaded yet, or its
-   * connection is lost), so nothing can be said.
+   * connection is lost), so nothing can be said. `waitMs`: when the hash is not in the set, wait
+   * up to this long for it to arrive by notification (a key committed a moment ago whose
+   * notification is still on its way).
    */
-  mayExist(keyHash: string): Promise<boolean | undefined>;
+  mayExist(keyHash: string, waitMs?: number): Promise<boolean | undefined>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,8 @@ export class PgKeyIndex implements KeyIndex {
   private client: Client | null = null;
   private firstLoad: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
+  /** Callers waiting for the next notification (mayExist with waitMs). */
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     /** The pool's own connection settings (store/pg-tls.ts: URL, TLS), so it reaches the same server. */
@@ -53,18 +57,38 @@ export class PgKeyIndex implements KeyIndex {
     private readonly options: PgKeyIndexOptions,
   ) {}
 
-  async mayExist(keyHash: string): Promise<boolean | undefined> {
+  async mayExist(keyHash: string, waitMs = 0): Promise<boolean | undefined> {
     if (this.closed) return undefined;
     this.firstLoad ??= this.connect();
     await this.firstLoad;
+    const entry = keyHash.slice(0, ENTRY_LENGTH);
+    const deadline = Date.now() + waitMs;
     // Keys are never deleted: a hash in the set stays true even while the set is not current.
-    if (this.hashes.has(keyHash.slice(0, ENTRY_LENGTH))) return true;
+    while (!this.hashes.has(entry) && this.current && Date.now() < deadline) {
+      await this.nextNotification(deadline - Date.now());
+    }
+    if (this.hashes.has(entry)) return true;
     return this.current ? false : undefined;
+  }
+
+  /** Resolves at the next notification, or after `ms`. */
+  private nextNotification(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.waiters.add(done);
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.current = false;
+    for (const wake of [...this.waiters]) wake();
     if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = null;
@@ -83,6 +107,7 @@ export class PgKeyIndex implements KeyIndex {
     client.on('notification', (message: Notification) => {
       if (message.channel === KEY_CHANNEL && message.payload) {
         this.hashes.add(message.payload.slice(0, ENTRY_LENGTH));
+        for (const wake of [...this.waiters]) wake();
       }
     });
     client.on('error', (err) => this.lost(client, err));
