@@ -3,21 +3,7 @@
 // a weekly histogram and rate statistics. Every value that came from the API, the filters or the
 // command line is escaped: records are untrusted text, and so is anything echoed from a query.
 
-export interface ReportBucket {
-  start: string;
-  count: number;
-}
-
-export interface ReportRate {
-  unit: string;
-  currency: string;
-  count: number;
-  min: number | null;
-  max: number | null;
-  p25: number | null;
-  median: number | null;
-  p75: number | null;
-}
+import type { HistogramBucket, RateStatsEntry } from '../domain/aggregates';
 
 export interface ReportInput {
   title: string;
@@ -26,8 +12,8 @@ export interface ReportInput {
   filters: string;
   generatedAt: Date;
   count: number;
-  histogram: ReportBucket[];
-  rateStats: ReportRate[];
+  histogram: HistogramBucket[];
+  rateStats: RateStatsEntry[];
 }
 
 const ESCAPES: Record<string, string> = {
@@ -51,7 +37,7 @@ export function formatNumber(value: number | null): string {
 
 const CHART = { width: 880, height: 260, left: 48, bottom: 28, top: 12 };
 
-function chart(buckets: readonly ReportBucket[]): string {
+function chart(buckets: readonly HistogramBucket[]): string {
   if (buckets.length === 0) return '<p class="empty">No matching opportunities.</p>';
   const max = Math.max(1, ...buckets.map((b) => b.count));
   const plotW = CHART.width - CHART.left - 8;
@@ -89,7 +75,7 @@ function chart(buckets: readonly ReportBucket[]): string {
 
 const RATE_COLUMNS = ['min', 'p25', 'median', 'p75', 'max'] as const;
 
-function rateTable(rates: readonly ReportRate[]): string {
+function rateTable(rates: readonly RateStatsEntry[]): string {
   if (rates.length === 0) return '<p class="empty">No matching opportunity states a rate.</p>';
   const rows = rates
     .map(
@@ -110,7 +96,7 @@ function rateTable(rates: readonly ReportRate[]): string {
   );
 }
 
-function weekTable(buckets: readonly ReportBucket[]): string {
+function weekTable(buckets: readonly HistogramBucket[]): string {
   const rows = buckets
     .map(
       (b) => `<tr><td>${escapeHtml(b.start.slice(0, 10))}</td><td class="num">${b.count}</td></tr>`,
