@@ -13,14 +13,31 @@ import { logUnhandledRejections } from './infra/process-errors';
 import { redactString, withoutCredentials } from './infra/redact';
 import { UpstreamRefusedError } from './infra/upstream-refusal';
 import { staleMappingWarning } from './search/index-definition';
+import { reindex } from './search/sync';
 
 async function main(): Promise<void> {
   const deps = await bootstrap();
   const { logger } = deps;
   logUnhandledRejections(logger);
-  // issue 22: an index built by older code lacks the keyword-search fields until a reindex.
+  // An index built by older code lacks fields the code queries (keyword search, rate statistics)
+  // until a reindex. Production leaves the move to the operator (`cli reindex`, docs/search.md);
+  // local mode brings everything up itself, so it rebuilds behind the alias in the background (the
+  // old index serves until the atomic swap).
   const stale = await staleMappingWarning(deps.search, deps.alias).catch(() => null);
-  if (stale) logger.warn('index mapping is older than the code', { detail: stale });
+  if (stale && isProduction(deps.env)) {
+    logger.warn('index mapping is older than the code', { detail: stale });
+  } else if (stale) {
+    logger.warn('index mapping is older than the code; rebuilding it in the background', {
+      detail: stale,
+    });
+    void reindex(deps).then(
+      (done) => logger.info('index rebuilt with the current mapping', { index: done.index }),
+      (err: unknown) =>
+        logger.error('index rebuild failed; run `npm run cli -- reindex`', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    );
+  }
   // decisions 10: production creates no demo account.
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();

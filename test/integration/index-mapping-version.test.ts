@@ -4,9 +4,9 @@ import {
   liveMappingVersion,
   staleMappingWarning,
 } from '../../src/search/index-definition';
-import { swapAlias } from '../../src/search/index-manager';
 import { reindex } from '../../src/search/sync';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { aliasOnLegacyIndex } from '../support/legacy-index';
 import { createTestContext, type TestContext } from '../support/harness';
 import { KEYWORD_FIXTURE, titled } from '../support/keyword-fixture';
 import { idsOf, qs } from '../support/read-fixture';
@@ -38,26 +38,7 @@ it('a new index carries the mapping version of the code and the repository synon
 
 it('an index of the previous mapping is reported, and cli reindex moves the alias to the new one', async () => {
   const { search, alias } = ctx.deps;
-  // The mapping before issue 22: strict, no analyzed fields, no analysis, no version in _meta.
-  const legacy = `${alias}__legacy`;
-  const { mappings, settings } = indexDefinition();
-  const { _meta: _version, ...oldMappings } = mappings;
-  const properties = { ...(oldMappings.properties as Record<string, Record<string, unknown>>) };
-  for (const name of ['title', 'organization_names', 'taxonomy_labels', 'search_text']) {
-    delete properties[name];
-  }
-  for (const name of ['normalized_title', 'specializations']) {
-    const { fields: _fields, copy_to: _copy, ...plain } = properties[name] ?? {};
-    properties[name] = plain;
-  }
-  await search.indices.create({
-    index: legacy,
-    body: {
-      settings: { index: settings.index },
-      mappings: { ...oldMappings, properties },
-    } as never,
-  });
-  await swapAlias(search, alias, legacy);
+  await aliasOnLegacyIndex(search, alias);
   expect(await liveMappingVersion(search, alias)).toBe(1);
   expect(await staleMappingWarning(search, alias)).toMatch(/reindex/);
   // What the warning is about: the strict old mapping refuses the new documents' fields.
