@@ -30,6 +30,8 @@ export class RateLimitExceeded extends ApiError {
   ) {
     super(code, message, undefined, decision.resetSeconds);
     this.name = 'RateLimitExceeded';
+    // decisions 7: a refused call spends nothing, its request id included.
+    this.keepsRequestId = true;
   }
 }
 

@@ -54,8 +54,9 @@ export class ApiError extends Error {
   /** The account this error is about, when one is known (a 403 names it): its usage headers go out. */
   accountId?: string;
   /**
-   * decisions 12: a failure of ours that says nothing about the request (a search-engine 400 the
-   * caller's input did not cause) leaves its request id unspent, so the same id may be retried.
+   * decisions 7 and 12: a refusal (429) or a failure of ours that says nothing about the request (a
+   * search-engine 400 the caller's input did not cause) leaves its request id unspent, so the same
+   * id may be retried.
    */
   keepsRequestId = false;
 

@@ -385,8 +385,6 @@ export class ReadService {
       err instanceof ApiError &&
       (err.code === 'duplicate_request_id' ||
         err.code === 'metering_unavailable' ||
-        // decisions 7: a call refused with 429 (here: too many expensive ones in flight) spends nothing.
-        err.code === 'rate_limit_exceeded' ||
         err.keepsRequestId);
     if (ticket.spent || settled) return err;
     try {

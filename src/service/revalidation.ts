@@ -30,9 +30,9 @@ export async function beforeSpending<T>(
   try {
     return await work();
   } catch (err) {
-    // decisions 7 and 12: a 429 (too many expensive calls in flight) spends nothing; an id kept
-    // unspent by its failure (an engine refusal that was ours) is not spent here either.
-    if (err instanceof ApiError && (err.code === 'rate_limit_exceeded' || err.keepsRequestId)) {
+    // decisions 7 and 12: an id its failure keeps unspent (a 429, an engine refusal that was ours)
+    // is not spent here either.
+    if (err instanceof ApiError && err.keepsRequestId) {
       throw err;
     }
     await spend().catch((spendErr: unknown) => {

@@ -1,4 +1,5 @@
 import type { Opportunity, Rate } from '../../src/domain/record';
+import type { RateStatsEntry } from '../../src/domain/aggregates';
 import { CLASSES, classified, makeRecord } from './fixtures';
 
 // decisions 13's fixture and oracle: records placed on the edges that matter (a month's last
@@ -235,16 +236,8 @@ export function percentile(sorted: readonly number[], p: number): number {
   return a + (h - lo) * (b - a);
 }
 
-export interface RateEntry {
-  unit: string;
-  currency: string;
-  count: number;
-  min: number | null;
-  max: number | null;
-  p25: number | null;
-  median: number | null;
-  p75: number | null;
-}
+/** The shape the API answers with; the oracle below computes its values independently. */
+export type RateEntry = RateStatsEntry;
 
 export function rateOracle(records: readonly Opportunity[], minCount = 1): RateEntry[] {
   const groups = new Map<string, number[]>();
