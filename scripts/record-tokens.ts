@@ -6,7 +6,7 @@
 // Run: npx tsx scripts/record-tokens.ts   (figures quoted in docs/agents.md and /llms.txt;
 // test/unit/record-tokens.test.ts holds those figures to this measurement).
 import { loadTaxonomyCatalog, taxonomyFromCatalog } from '../src/domain/taxonomy/catalog';
-import { sparseRecords } from '../src/domain/sparse-fields';
+import { recordShaper } from '../src/domain/sparse-fields';
 import type { Opportunity } from '../src/domain/record';
 import { AGENT_FIELDS } from '../src/domain/record-tokens';
 import { generateOpportunities } from '../src/seed/generate';
@@ -37,12 +37,12 @@ export function measureRecordTokens(): RecordTokens {
     }),
   ];
   const average = (fields?: readonly string[]) =>
-    sparseRecords(records, fields).reduce((sum, r) => sum + bytesOf(r), 0) / records.length;
+    recordShaper(fields)(records).reduce((sum, r) => sum + bytesOf(r), 0) / records.length;
   const page = (fields?: readonly string[]) => {
     let total = 0;
     const pages = Math.floor(records.length / PAGE);
     for (let p = 0; p < pages; p++) {
-      const slice = sparseRecords(records.slice(p * PAGE, (p + 1) * PAGE), fields);
+      const slice = recordShaper(fields)(records.slice(p * PAGE, (p + 1) * PAGE));
       const body = listEnvelope(slice, CURSOR, PAGE, 'f0f0f0f0-0000-4000-8000-000000000000', {});
       total += Buffer.byteLength(listJson(body), 'utf8');
     }

@@ -3,6 +3,7 @@ import { validSearchNodes } from './search/nodes';
 import { parseTrustProxy, type TrustProxy } from './infra/client-address';
 import { connectionEnv, connectionProblems } from './config/connections';
 import { normalizeOrigin, trimTrailing } from './infra/http-text';
+import { DEFAULT_COMMIT_TIMEOUT_MS } from './billing/transaction';
 
 // Configuration is read once, from the environment, by this schema (decisions 10). A bad value
 // stops start-up with a message naming the variable.
@@ -34,7 +35,7 @@ export const EnvSchema = z.object({
   /** Deadline of every Postgres statement of the API (decisions 8); past it → 503. */
   POSTGRES_TIMEOUT_MS: positiveInt(5000),
   /** decisions 12: how long a delivery's COMMIT may take to be confirmed (never cut sooner). */
-  POSTGRES_COMMIT_TIMEOUT_MS: positiveInt(15_000),
+  POSTGRES_COMMIT_TIMEOUT_MS: positiveInt(DEFAULT_COMMIT_TIMEOUT_MS),
   /** Deadline of every Redis command; past it the in-process limiter takes over (decisions 8). */
   REDIS_TIMEOUT_MS: positiveInt(500),
   /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */

@@ -128,8 +128,32 @@ export type ValueCounts = ReadonlyArray<readonly [value: number, count: number]>
  * ranks (the "R-7" definition: numpy's default, PostgreSQL's percentile_cont).
  */
 export function exactPercentile(values: ValueCounts, p: number): number | null {
+  return percentileOf(sortedDistribution(values), p);
+}
+
+/** p25, median and p75 of one distribution, sorted once. */
+export function exactQuartiles(
+  values: ValueCounts,
+): Pick<RateStatsEntry, 'p25' | 'median' | 'p75'> {
+  const sorted = sortedDistribution(values);
+  return {
+    p25: percentileOf(sorted, 25),
+    median: percentileOf(sorted, 50),
+    p75: percentileOf(sorted, 75),
+  };
+}
+
+interface SortedDistribution {
+  sorted: ValueCounts;
+  n: number;
+}
+
+function sortedDistribution(values: ValueCounts): SortedDistribution {
   const sorted = [...values].filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
-  const n = sorted.reduce((sum, [, c]) => sum + c, 0);
+  return { sorted, n: sorted.reduce((sum, [, c]) => sum + c, 0) };
+}
+
+function percentileOf({ sorted, n }: SortedDistribution, p: number): number | null {
   if (n === 0) return null;
   const h = ((n - 1) * p) / 100;
   const lo = Math.floor(h);

@@ -44,7 +44,8 @@ export function withoutCredentials(urls: string): string {
     .split(',')
     .map((raw) => {
       const text = raw.trim();
-      if (!URL.canParse(text)) return redactString(text.replace(/@.*$/, '@[redacted]'));
+      if (!URL.canParse(text))
+        return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*$/is, '$1[redacted]');
       const url = new URL(text);
       url.username = '';
       url.password = '';

@@ -124,10 +124,11 @@ export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDef
         // Checked before the service, so an unknown argument neither spends the request id nor
         // counts toward the rate limit: like a REST URL of the wrong shape, it is not a read.
         onlyArgs(args, ['id', 'fields']);
-        const options = args.fields === undefined ? {} : { fields: args.fields };
-        return renameIdParameter(
-          await reads.detail(caller, args.id, { from: 'tool', args: options }),
-        );
+        const options =
+          args.fields === undefined
+            ? undefined
+            : ({ from: 'tool', args: { fields: args.fields } } as const);
+        return renameIdParameter(await reads.detail(caller, args.id, options));
       },
     },
     {

@@ -1,5 +1,5 @@
 import {
-  exactPercentile,
+  exactQuartiles,
   tooManyBuckets,
   type BucketCount,
   type HistogramField,
@@ -100,8 +100,13 @@ export function readRateStats(agg: unknown): RateStatsEntry[] {
         values?.sum_other_doc_count === 0
           ? (values.buckets ?? []).map((b) => [Number(b.key), b.doc_count] as const)
           : null;
-      const pct = (p: number) =>
-        exact ? exactPercentile(exact, p) : (tdigest[p.toFixed(1)] ?? null);
+      const quartiles = exact
+        ? exactQuartiles(exact)
+        : {
+            p25: tdigest['25.0'] ?? null,
+            median: tdigest['50.0'] ?? null,
+            p75: tdigest['75.0'] ?? null,
+          };
       out.push({
         unit: String(unit.key),
         // The currency field's lowercase normalizer: codes are shown upper-case (ISO 4217).
@@ -109,9 +114,7 @@ export function readRateStats(agg: unknown): RateStatsEntry[] {
         count: cur.doc_count,
         min: stats.min,
         max: stats.max,
-        p25: pct(25),
-        median: pct(50),
-        p75: pct(75),
+        ...quartiles,
       });
     }
   }

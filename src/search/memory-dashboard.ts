@@ -1,6 +1,6 @@
 import {
   bucketStart,
-  exactPercentile,
+  exactQuartiles,
   type BucketCount,
   type HistogramRequest,
   type RateStatsEntry,
@@ -42,9 +42,7 @@ function rateStats(docs: readonly OpportunityDocument[]): RateStatsEntry[] {
       count: values.length,
       min: values.reduce((a, b) => Math.min(a, b)),
       max: values.reduce((a, b) => Math.max(a, b)),
-      p25: exactPercentile(dist, 25),
-      median: exactPercentile(dist, 50),
-      p75: exactPercentile(dist, 75),
+      ...exactQuartiles(dist),
     };
   });
 }

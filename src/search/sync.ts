@@ -64,28 +64,31 @@ const BATCH = 2000;
 const lockName = (deps: SyncDeps) => `sync:${deps.alias}`;
 
 async function withSyncLock<T>(deps: SyncDeps, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await deps.pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName(deps)]);
-    return await fn(client);
-  } finally {
-    await client
-      .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName(deps)])
-      .catch(() => undefined);
-    client.release();
-  }
+  let value!: T;
+  await holdingSyncLock(deps, true, async (client) => {
+    value = await fn(client);
+  });
+  return value;
 }
 
 /** Like withSyncLock, but only if the lock is free now: null when another process holds it. */
-async function trySyncLock<T>(
+function trySyncLock<T>(deps: SyncDeps, fn: (client: PoolClient) => Promise<T>): Promise<T | null> {
+  return holdingSyncLock(deps, false, fn);
+}
+
+/** Runs `fn` holding the sync lock: waiting for it, or giving up (null) when it is taken. */
+async function holdingSyncLock<T>(
   deps: SyncDeps,
+  wait: boolean,
   fn: (client: PoolClient) => Promise<T>,
 ): Promise<T | null> {
   const client = await deps.pool.connect();
   let locked = false;
   try {
     const res = await client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+      wait
+        ? 'SELECT true AS locked FROM pg_advisory_lock(hashtext($1))'
+        : 'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
       [lockName(deps)],
     );
     locked = res.rows[0]?.locked === true;

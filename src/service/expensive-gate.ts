@@ -25,13 +25,11 @@ export function isFreeButExpensive(request: ParsedRequest): boolean {
   );
 }
 
-/** decisions 12: at most this many free-but-expensive operations in flight per account. */
-export const EXPENSIVE_IN_FLIGHT_PER_ACCOUNT = 2;
-
 export class ExpensiveGate {
   private readonly inFlight = new Map<string, number>();
 
-  constructor(private readonly limit = EXPENSIVE_IN_FLIGHT_PER_ACCOUNT) {}
+  /** `limit`: EXPENSIVE_IN_FLIGHT_PER_ACCOUNT (decisions 12: 2 by default). */
+  constructor(private readonly limit: number) {}
 
   /**
    * Runs `fn`, holding one of the account's slots when the request is free but expensive; past

@@ -32,7 +32,7 @@ import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
 import { pageWithinBytes, type EnvelopeOf } from './result-budget';
-import { projection, sparseRecord, sparseRecords } from '../domain/sparse-fields';
+import { projection, recordShaper, sparseRecord } from '../domain/sparse-fields';
 import { usageEnvelope } from './usage';
 import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
@@ -138,9 +138,10 @@ export class ReadService {
         spend,
         async () => {
           const request = this.parse('list', input, caller);
+          const shape = recordShaper(request.options.fields);
           const envelopeOf: EnvelopeOf = (p) =>
             listEnvelope(
-              sparseRecords(p.records, request.options.fields),
+              shape(p.records),
               p.nextCursor,
               request.limit,
               caller.requestId,

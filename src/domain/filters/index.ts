@@ -38,7 +38,6 @@ export type {
 export {
   MAX_QUERY_LENGTH,
   parseKeywordQuery,
-  hasRequiredTerms,
   type KeywordQuery,
   type QueryAlternative,
 } from './keyword-query';

@@ -109,10 +109,6 @@ export function parseKeywordQuery(q: string): KeywordQuery {
   return query;
 }
 
-/** Whether the query requires anything (else it is every record minus the exclusions). */
-export const hasRequiredTerms = (q: KeywordQuery): boolean =>
-  q.words.length > 0 || q.groups.length > 0;
-
 /**
  * decisions 13: 1 to 200 characters (code points) after trimming, else 400 invalid_filter on q.
  * Returns the trimmed text, which is what the filter, the cursor digest and applied_filters hold.

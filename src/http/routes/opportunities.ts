@@ -40,11 +40,11 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
   });
   router.get('/v1/opportunities/:opportunity_id', requireKey, async (req, res) => {
     // decisions 13: `fields` shapes the record; the detail reads no other parameter.
-    const options = req.query.fields === undefined ? {} : { fields: req.query.fields };
-    sendOutcome(
-      res,
-      await reads.detail(caller(req), req.params.opportunity_id, { from: 'rest', query: options }),
-    );
+    const options =
+      req.query.fields === undefined
+        ? undefined
+        : ({ from: 'rest', query: { fields: req.query.fields } } as const);
+    sendOutcome(res, await reads.detail(caller(req), req.params.opportunity_id, options));
   });
   router.use(
     '/v1/opportunities',
