@@ -35,6 +35,12 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
+/**
+ * Flags that never take a value. Without this list `import --json FILE` read FILE as the value of
+ * --json, so the command lost its file: a switch must not swallow the word after it.
+ */
+const SWITCHES: ReadonlySet<string> = new Set(['json', 'help', 'no-sync']);
+
 /** `--name value`, `--name=value` and bare `--flag`; everything else is positional. */
 export function parseArgs(argv: string[]): ParsedArgs {
   const positional: string[] = [];
@@ -51,7 +57,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
       continue;
     }
     const next = argv[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
+    if (!SWITCHES.has(arg.slice(2)) && next !== undefined && !next.startsWith('--')) {
       flags.set(arg.slice(2), next);
       i++;
     } else {

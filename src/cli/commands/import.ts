@@ -18,11 +18,9 @@ bad. Progress (lines read, then records indexed) on stderr every 2 seconds.
             contacted, so it works while it is unreachable. The API processes' index follower
             (SYNC_INTERVAL_MS) indexes the records, and indexes deletions away, by itself.`,
   async run(args, capabilities, io) {
-    // `--no-sync FILE` reads as a flag with a value: the value is then the file.
-    const noSync = args.flags.get('no-sync');
-    const file = args.positional[0] ?? (typeof noSync === 'string' ? noSync : undefined);
+    const file = args.positional[0];
     if (!file) throw new UsageError('import needs a FILE');
-    const sync = noSync === undefined;
+    const sync = !args.flags.has('no-sync');
     const { deps } = await capabilities({ searchEngine: sync });
     return { ...(await importNdjson(deps, file, io?.progress, { sync })) };
   },
