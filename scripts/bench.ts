@@ -24,6 +24,7 @@ import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
 import { startApi, type RunningApi } from './bench/server';
 import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
 import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
+import { loadLine, machineLine, postgresLine } from './bench/machine';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -202,6 +203,8 @@ async function main(): Promise<void> {
     `records ${total}; API: ${api.mode}; OpenSearch ${opensearchUrl} (pid ${osPid}); ` +
       `${CONNECTIONS} connections, ${SECONDS} s per workload`,
   );
+  console.log(machineLine());
+  console.log(await postgresLine(deps.pool));
 
   const apiHeaders = { 'X-API-Key': key };
   const osBase = opensearchUrl.replace(/\/$/, '');
@@ -536,7 +539,7 @@ async function main(): Promise<void> {
 
   const peak = rss.stop();
   await api.stop();
-  console.log(`\nAPI peak RSS: ${peak.toFixed(0)} MB`);
+  console.log(`\nAPI peak RSS: ${peak.toFixed(0)} MB; after the run: ${loadLine()}`);
   const out = path.join(ROOT, '.cache/bench-last.json');
   writeFileSync(
     out,
