@@ -399,6 +399,23 @@ async function main(): Promise<void> {
     '_count',
   );
 
+  // issue 25 item 1: list pages that no cache has seen (every integrator query is new), by the
+  // same fresh rate_min as the counts above; the raw side sends the API's own body (size 26).
+  let freshListApi = 0;
+  let freshListRaw = 1;
+  await measure(
+    'list 25, a fresh filter every request (no cache)',
+    () => ({ path: `/v1/opportunities?${freshQuery((freshListApi += 2))}&limit=25` }),
+    () => {
+      const query = Object.fromEntries(new URLSearchParams(freshQuery((freshListRaw += 2))));
+      const filter = parseRestQuery('list', query, { taxonomy: deps.taxonomy, maxPageSize: 100 });
+      return listRaw({
+        list: buildListSearchBody(filter.filter, deps.taxonomy, { size: 26 }),
+      } as Mix);
+    },
+    'search',
+  );
+
   // issue 24: histograms and rate statistics, each against the same aggregation sent straight to
   // OpenSearch (a size-0 _search with the same aggregations and the exact total).
   // Histograms and statistics are free but expensive: at most 2 in flight per account (decisions

@@ -1,11 +1,14 @@
 import { rateMidpoint } from '../domain/aggregates';
+import { recordDigest } from '../domain/record-text';
 import { freshnessOf, type Opportunity } from '../domain/record';
 import type { Taxonomy } from '../domain/taxonomy';
 
 /**
  * The indexed form of a record (index-mappings/opportunities.json): flattened filter fields, the
  * taxonomy ancestors for descendant matching, the freshness sort key, and the public record itself
- * so that a page is served from the index alone.
+ * so that a page is served from the index alone: as its JSON text and that text's digest, both
+ * made once here, so a list page splices the texts into its reply and tags it from the digests
+ * without parsing, serializing or hashing a record per request (issue 25, mapping version 4).
  */
 export interface OpportunityDocument {
   id: string;
@@ -44,7 +47,10 @@ export interface OpportunityDocument {
   rate_unit: string | null;
   rate_mid: number | null;
   sources: string[];
-  record: Opportunity;
+  /** Exactly JSON.stringify(record): stored, never indexed (index-mappings/opportunities.json). */
+  record_json: string;
+  /** recordDigest(record_json): the record's part of a list page's entity tag (list-json.ts). */
+  record_digest: string;
 }
 
 export function toDocument(record: Opportunity, taxonomy: Taxonomy): OpportunityDocument {
@@ -68,6 +74,7 @@ export function toDocument(record: Opportunity, taxonomy: Taxonomy): Opportunity
     ...record.organizations.map((o) => o.name),
   ];
   const { location, rate } = record;
+  const json = JSON.stringify(record);
   return {
     id: record.id,
     freshness: freshnessOf(record),
@@ -103,6 +110,7 @@ export function toDocument(record: Opportunity, taxonomy: Taxonomy): Opportunity
     rate_unit: rate?.unit ?? null,
     rate_mid: rate ? rateMidpoint(rate.min, rate.max) : null,
     sources: [...new Set(record.sources.map((s) => s.source))],
-    record,
+    record_json: json,
+    record_digest: recordDigest(json),
   };
 }

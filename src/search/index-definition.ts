@@ -47,6 +47,7 @@ export async function liveMappingVersion(client: Client, alias: string): Promise
 const ADDED_IN: Record<number, string> = {
   2: 'keyword search (q)',
   3: 'rate statistics (stats=rate)',
+  4: 'stored record texts (list pages)',
 };
 
 /**

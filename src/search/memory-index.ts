@@ -1,6 +1,7 @@
 import type { FacetDimension } from '../domain/facets';
 import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
+import { storedRecord } from '../domain/record-text';
 import type { ChangeFeedQuery, ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { Taxonomy } from '../domain/taxonomy';
 import { toDocument, type OpportunityDocument } from './documents';
@@ -90,7 +91,8 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
   }
 
   async find(id: string): Promise<Opportunity | null> {
-    return this.entries.find((e) => e.doc.id === id)?.doc.record ?? null;
+    const doc = this.entries.find((e) => e.doc.id === id)?.doc;
+    return doc ? (JSON.parse(doc.record_json) as Opportunity) : null;
   }
 
   async page(query: PageQuery): Promise<PageHits> {
@@ -101,7 +103,8 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
     );
     const page = hits.slice(0, query.limit);
     return {
-      records: page.map((e) => e.doc.record),
+      // As the OpenSearch index serves them: from each document's stored text and digest.
+      records: page.map((e) => storedRecord(e.doc.id, e.doc.record_json, e.doc.record_digest)),
       positions: page.map((e) => [...e.position] as SearchAfter),
       hasMore: hits.length > query.limit,
       fromCache: false,

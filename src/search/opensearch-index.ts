@@ -3,6 +3,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { FacetDimension } from '../domain/facets';
 import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
+import { storedRecord } from '../domain/record-text';
 import type { Taxonomy } from '../domain/taxonomy';
 import { searchCall } from './client';
 import { excludingIds } from './exclusions';
@@ -26,7 +27,27 @@ import {
 import type { ResultCache } from './result-cache';
 import type { PageHit, SearchCache } from './search-cache';
 
-const PAGE_FILTER_PATH = ['hits.hits._source.record', 'hits.hits.sort'];
+const PAGE_FILTER_PATH = ['hits.hits._source', 'hits.hits.sort'];
+
+/** A list hit as the engine sends it (query-builder.ts PAGE_SOURCE). */
+interface RawHit {
+  _source?: { id?: string; record_json?: string; record_digest?: string; record?: Opportunity };
+  sort?: unknown[];
+}
+
+/**
+ * The hit's record: from its stored text and digest (mapping 4), served as they are; or, from a
+ * document indexed by an older mapping (an index not yet rebuilt), its record object, whose text
+ * and digest list-json.ts then makes as before. A hit with neither is no record.
+ */
+function servedRecord(source: RawHit['_source']): Opportunity | undefined {
+  if (!source) return undefined;
+  const { id, record_json: json, record_digest: digest } = source;
+  if (typeof id === 'string' && typeof json === 'string' && typeof digest === 'string') {
+    return storedRecord(id, json, digest);
+  }
+  return source.record;
+}
 
 /**
  * The opportunity index over OpenSearch: builds the request bodies (query-builder.ts, facets.ts),
@@ -54,10 +75,10 @@ export class OpenSearchIndex implements OpportunityIndex {
       excludeIds: query.excludeIds,
     });
     let loaded = false;
-    const load = async (): Promise<PageHit[]> => {
+    const load = async (): Promise<PageHit> => {
       loaded = true;
-      // filter_path: only the records and their sort values cross the wire and get parsed (issue
-      // 13: transport overhead); with no hits the engine then answers `{}`.
+      // filter_path: only the hits' _source (the record's id, text and digest) and sort values
+      // cross the wire and get parsed (issue 13: transport overhead); no hits give `{}`.
       const res = await searchCall(() =>
         this.client.search({
           index: this.alias,
@@ -66,16 +87,24 @@ export class OpenSearchIndex implements OpportunityIndex {
           ...relevancePreference(query.filter),
         }),
       );
-      return (res.body as { hits?: { hits?: PageHit[] } }).hits?.hits ?? [];
+      const hits = (res.body as { hits?: { hits?: RawHit[] } }).hits?.hits ?? [];
+      const records: Opportunity[] = [];
+      const positions: SearchAfter[] = [];
+      for (const hit of hits.slice(0, query.limit)) {
+        const record = servedRecord(hit._source);
+        if (!record) continue;
+        records.push(record);
+        positions.push(position(hit.sort ?? []));
+      }
+      return { records, positions, hits: hits.length };
     };
     // An unseen_only page carries the account's delivered ids (megabytes at 200,000 deliveries)
     // and changes with every delivery: caching it would only fill memory with single-use entries.
-    const hits = query.excludeIds?.length ? await load() : await this.cached('pages', body, load);
-    const page = hits.filter((h) => h._source?.record).slice(0, query.limit);
+    const page = query.excludeIds?.length ? await load() : await this.cached('pages', body, load);
     return {
-      records: page.map((h) => h._source?.record as Opportunity),
-      positions: page.map((h) => position(h.sort ?? [])),
-      hasMore: hits.length > query.limit,
+      records: page.records,
+      positions: page.positions,
+      hasMore: page.hits > query.limit,
       fromCache: !loaded,
     };
   }
@@ -177,5 +206,5 @@ type CacheKind = 'counts' | 'pages' | 'aggregates';
 type CachedValue<K extends CacheKind> = K extends 'counts'
   ? number
   : K extends 'pages'
-    ? PageHit[]
+    ? PageHit
     : AggregateResult;

@@ -158,6 +158,9 @@ export function buildFilterQuery(
   };
 }
 
+/** The fields of a list hit's _source: the record's id, stored text and digest (or old record). */
+export const PAGE_SOURCE = ['id', 'record_json', 'record_digest', 'record'] as const;
+
 export interface ListSearchBody {
   query: FilterQuery;
   sort: Array<Record<string, 'asc' | 'desc'>>;
@@ -189,7 +192,9 @@ export function buildListSearchBody(
     sort: sortOf(filter).map((s) => ({ ...s })),
     size: page.size,
     track_total_hits: false, // keyset paging needs no total; counting is /count's job
-    _source: ['record'],
+    // The record's stored text and digest (mapping 4); `record` is what an index of an older
+    // mapping holds instead, until a reindex replaces it (opensearch-index.ts reads both).
+    _source: [...PAGE_SOURCE],
     ...(page.searchAfter ? { search_after: page.searchAfter } : {}),
   };
 }

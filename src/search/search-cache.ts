@@ -1,13 +1,20 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Pool } from 'pg';
 import { IndexGeneration } from './generation';
+import type { Opportunity } from '../domain/record';
 import type { AggregateResult } from './opportunity-index';
+import type { SearchAfter } from './query-builder';
 import { ResultCache } from './result-cache';
 
-/** A hit as a list page needs it: the public record and the sort values for the cursor. */
+/**
+ * A list search's hits as a page needs them: the public records, each with its stored text
+ * (domain/record-text.ts), and their keyset positions; `hits` counts them all, the one past the
+ * page included. Cached as such, so a repeated page serves the same record objects and texts.
+ */
 export interface PageHit {
-  _source?: { record?: unknown };
-  sort?: unknown[];
+  records: Opportunity[];
+  positions: SearchAfter[];
+  hits: number;
 }
 
 /** The caches of one process's searches of one alias (issue 13, item 3). */
@@ -16,7 +23,7 @@ export interface SearchCache {
   client: Client;
   generation: IndexGeneration;
   counts: ResultCache<number>;
-  pages: ResultCache<PageHit[]>;
+  pages: ResultCache<PageHit>;
   /** Histograms and rate statistics (decisions 13), as read: a few hundred numbers each. */
   aggregates: ResultCache<AggregateResult>;
 }
@@ -31,7 +38,7 @@ export function createSearchCache(client: Client, pool: Pool, alias: string): Se
     client,
     generation,
     counts: new ResultCache<number>(generation, { maxEntries: 10_000, maxAgeMs: MAX_AGE_MS }),
-    pages: new ResultCache<PageHit[]>(generation, { maxEntries: 500, maxAgeMs: MAX_AGE_MS }),
+    pages: new ResultCache<PageHit>(generation, { maxEntries: 500, maxAgeMs: MAX_AGE_MS }),
     aggregates: new ResultCache<AggregateResult>(generation, {
       maxEntries: 1000,
       maxAgeMs: MAX_AGE_MS,

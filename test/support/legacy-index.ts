@@ -1,6 +1,15 @@
 import type { Client } from '@opensearch-project/opensearch';
+import type { Opportunity } from '../../src/domain/record';
+import type { Taxonomy } from '../../src/domain/taxonomy';
+import { toDocument } from '../../src/search/documents';
 import { indexDefinition } from '../../src/search/index-definition';
 import { swapAlias } from '../../src/search/index-manager';
+
+/** What the index of older code has and the current mapping dropped (mapping 4: the stored text). */
+const DROPPED = { record: { type: 'object', enabled: false } };
+/** What older code's documents lack (keyword search's fields; mapping 4's stored text). */
+const ADDED = ['title', 'organization_names', 'taxonomy_labels', 'search_text'];
+const ADDED_IN_4 = ['record_json', 'record_digest'];
 
 /**
  * Puts the alias on an empty index of the mapping before keyword search (strict, no analyzed
@@ -10,10 +19,11 @@ export async function aliasOnLegacyIndex(search: Client, alias: string): Promise
   const legacy = `${alias}__legacy`;
   const { mappings, settings } = indexDefinition();
   const { _meta: _version, ...oldMappings } = mappings;
-  const properties = { ...(oldMappings.properties as Record<string, Record<string, unknown>>) };
-  for (const name of ['title', 'organization_names', 'taxonomy_labels', 'search_text']) {
-    delete properties[name];
-  }
+  const properties: Record<string, Record<string, unknown>> = {
+    ...(oldMappings.properties as Record<string, Record<string, unknown>>),
+    ...DROPPED,
+  };
+  for (const name of [...ADDED, ...ADDED_IN_4]) delete properties[name];
   for (const name of ['normalized_title', 'specializations']) {
     const { fields: _fields, copy_to: _copy, ...plain } = properties[name] ?? {};
     properties[name] = plain;
@@ -27,4 +37,23 @@ export async function aliasOnLegacyIndex(search: Client, alias: string): Promise
   });
   await swapAlias(search, alias, legacy);
   return legacy;
+}
+
+/**
+ * Indexes `records` into the legacy index as older code did: the filter fields it knew and the
+ * public record as an object in the source (no stored text or digest), refreshed.
+ */
+export async function indexLegacyDocuments(
+  search: Client,
+  index: string,
+  records: readonly Opportunity[],
+  taxonomy: Taxonomy,
+): Promise<void> {
+  const body = records.flatMap((record) => {
+    const doc: Record<string, unknown> = { ...toDocument(record, taxonomy), record };
+    for (const name of [...ADDED, ...ADDED_IN_4]) delete doc[name];
+    return [{ index: { _index: index, _id: record.id } }, doc];
+  });
+  const res = await search.bulk({ body, refresh: true } as never);
+  if ((res.body as { errors: boolean }).errors) throw new Error('legacy bulk indexing failed');
 }

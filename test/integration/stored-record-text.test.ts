@@ -1,0 +1,97 @@
+import type { Opportunity } from '../../src/domain/record';
+import { liveMappingVersion, MAPPING_VERSION } from '../../src/search/index-definition';
+import { reindex } from '../../src/search/sync';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+import { aliasOnLegacyIndex, indexLegacyDocuments } from '../support/legacy-index';
+import { get, newReader, type Reader } from '../support/read-http';
+
+// issue 25 item 1: a list page is spliced from each record's JSON text stored in the index
+// (mapping 4), not parsed and serialized again. The records served must be the stored records,
+// whether the index holds the stored texts or is an index of older code holding record objects
+// (not yet rebuilt), and `fields` must still shape each record.
+
+let ctx: TestContext;
+let reader: Reader;
+let stored: Opportunity[];
+
+const records = Array.from({ length: 5 }, (_, i) =>
+  makeRecord({
+    published_at: `2026-10-0${i + 1}T00:00:00Z`,
+    title: ['Rust "engineer" \u2028 <script>\\', 'Data \u00e9t\u00e9 \ud83d\ude80', 'Plain'][i % 3],
+  }),
+);
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, records);
+  reader = await newReader(ctx.deps);
+  // The records as the store holds them (jsonb's key order): the source of every index version.
+  const { rows } = await ctx.deps.pool.query<{ record: Opportunity }>(
+    'SELECT record FROM opportunities WHERE deleted_at IS NULL',
+  );
+  const byId = new Map(rows.map((r) => [r.record.id, r.record]));
+  stored = [...records].reverse().map((r) => byId.get(r.id) as Opportunity);
+});
+afterAll(() => ctx.close());
+
+const PATH = '/v1/opportunities?limit=3';
+const FIELDS_PATH = '/v1/opportunities?limit=3&fields=title,rate';
+
+async function page(path: string) {
+  const res = await get(ctx.baseUrl, path, { key: reader.key });
+  expect(res.status).toBe(200);
+  return { res };
+}
+
+it('indexes each record as its JSON text and digest, and not as an object', async () => {
+  const { search, alias } = ctx.deps;
+  const res = await search.get({ index: alias, id: stored[0]?.id as string });
+  const source = res.body._source as Record<string, unknown>;
+  expect(source.record).toBeUndefined();
+  expect(source.record_json).toBe(JSON.stringify(stored[0]));
+  expect(source.record_digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+});
+
+it('serves the same records from an index of older code and from the stored texts', async () => {
+  const { search, alias, taxonomy } = ctx.deps;
+  const legacy = await aliasOnLegacyIndex(search, alias);
+  await indexLegacyDocuments(search, legacy, stored, taxonomy);
+  expect(await liveMappingVersion(search, alias)).toBe(1);
+  const old = await page(PATH);
+  const oldSparse = await page(FIELDS_PATH);
+  // Older documents are served right: the records as stored, in list order. (Their key order is
+  // the one the engine's source filtering gives: JSON objects are unordered.)
+  expect(old.res.body.data).toEqual(stored.slice(0, 3));
+
+  await reindex(ctx.deps);
+  expect(await liveMappingVersion(search, alias)).toBe(MAPPING_VERSION);
+  const current = await page(PATH);
+  // The stored texts, spliced as they are: the records' bytes as the store gives them, the same
+  // as a detail response's.
+  expect(current.res.text).toContain(
+    `{"data":[${stored
+      .slice(0, 3)
+      .map((r) => JSON.stringify(r))
+      .join(',')}],"pagination":`,
+  );
+  expect(current.res.body.pagination).toEqual(old.res.body.pagination);
+  expect(current.res.headers.get('etag')).toMatch(/^W\/"[A-Za-z0-9_-]{32}"$/);
+
+  // fields shapes each record the same whichever index served it, in the record field order.
+  const sparse = await page(FIELDS_PATH);
+  const fieldsOf = (data: object[]) => data.map((r) => Object.keys(r));
+  expect(fieldsOf(sparse.res.body.data)).toEqual(fieldsOf(oldSparse.res.body.data));
+  expect(sparse.res.body).toEqual({ ...oldSparse.res.body, meta: sparse.res.body.meta });
+  expect(sparse.res.body.data).toEqual(
+    stored.slice(0, 3).map((r) => ({ id: r.id, title: r.title, rate: r.rate })),
+  );
+
+  // The next page follows from the stored texts' positions.
+  const next = await get(
+    ctx.baseUrl,
+    `${PATH}&cursor=${encodeURIComponent(current.res.body.pagination.next_cursor as string)}`,
+    { key: reader.key },
+  );
+  expect(next.body.data).toEqual(stored.slice(3));
+});
