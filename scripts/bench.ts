@@ -36,7 +36,10 @@ function arg(name: string, fallback: string): string {
 const RECORDS = Number(arg('records', '1000000'));
 const SECONDS = Number(arg('seconds', '8'));
 const CONNECTIONS = Number(arg('connections', '16'));
-const ONLY = arg('only', '').split(',').filter(Boolean);
+// Workloads are separated by a comma without a space (their names have ", " in them).
+const ONLY = arg('only', '')
+  .split(/,(?! )/)
+  .filter(Boolean);
 const CPU_PROF = arg('cpu-prof', '');
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -19,8 +19,13 @@ export const recordDigest = (json: string): string =>
 
 const texts = new WeakMap<object, RecordText>();
 
+/** What a stored record's stand-in answers for itself, without parsing (storedRecord). */
+const TEXT = Symbol('record text');
+
 /** The record's text and digest: given by storedRecord, else made on first use and kept. */
 export function recordText(record: object): RecordText {
+  const stored = (record as { [TEXT]?: RecordText })[TEXT];
+  if (stored !== undefined) return stored;
   let text = texts.get(record);
   if (text === undefined) {
     const json = JSON.stringify(record);
@@ -29,6 +34,27 @@ export function recordText(record: object): RecordText {
   }
   return text;
 }
+
+/** A stored record's state: its id and text, and the record once something needed it. */
+interface Stored {
+  id: string;
+  text: RecordText;
+  parsed?: object;
+}
+
+const parsed = (s: Stored): object => (s.parsed ??= JSON.parse(s.text.json) as object);
+const readOnly = () => false;
+
+// One handler for every stored record (no closures per record): a page makes 25 of them.
+const STORED: ProxyHandler<Stored> = {
+  get: (s, key) => (key === 'id' ? s.id : key === TEXT ? s.text : Reflect.get(parsed(s), key)),
+  has: (s, key) => key in parsed(s),
+  ownKeys: (s) => Reflect.ownKeys(parsed(s)),
+  getOwnPropertyDescriptor: (s, key) => Reflect.getOwnPropertyDescriptor(parsed(s), key),
+  set: readOnly,
+  defineProperty: readOnly,
+  deleteProperty: readOnly,
+};
 
 /**
  * The record whose JSON text is `json` (exactly JSON.stringify of it) and whose digest is `digest`
@@ -39,21 +65,7 @@ export function recordText(record: object): RecordText {
  * preview's redaction pay for a parse. It is read-only, as every served record is.
  */
 export function storedRecord(id: string, json: string, digest: string): Opportunity {
-  let parsed: object | undefined;
-  const record = (): object => (parsed ??= JSON.parse(json) as object);
-  const readOnly = () => false;
-  const lazy = new Proxy(
-    {},
-    {
-      get: (_target, key) => (key === 'id' ? id : Reflect.get(record(), key)),
-      has: (_target, key) => key in record(),
-      ownKeys: () => Reflect.ownKeys(record()),
-      getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(record(), key),
-      set: readOnly,
-      defineProperty: readOnly,
-      deleteProperty: readOnly,
-    },
-  );
-  texts.set(lazy, { json, digest });
-  return lazy as Opportunity;
+  // The target is only the handler's state: the stand-in reports the parsed record's keys and
+  // descriptors, which an extensible target allows (none of its own is non-configurable).
+  return new Proxy<Stored>({ id, text: { json, digest } }, STORED) as unknown as Opportunity;
 }

@@ -30,7 +30,7 @@ import type { PageHit, SearchCache } from './search-cache';
 const PAGE_FILTER_PATH = ['hits.hits._source', 'hits.hits.sort'];
 
 /** A list hit as the engine sends it (query-builder.ts PAGE_SOURCE). */
-interface RawHit {
+export interface RawHit {
   _source?: { id?: string; record_json?: string; record_digest?: string; record?: Opportunity };
   sort?: unknown[];
 }
@@ -40,7 +40,7 @@ interface RawHit {
  * document indexed by an older mapping (an index not yet rebuilt), its record object, whose text
  * and digest list-json.ts then makes as before. A hit with neither is no record.
  */
-function servedRecord(source: RawHit['_source']): Opportunity | undefined {
+export function servedRecord(source: RawHit['_source']): Opportunity | undefined {
   if (!source) return undefined;
   const { id, record_json: json, record_digest: digest } = source;
   if (typeof id === 'string' && typeof json === 'string' && typeof digest === 'string') {
