@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, toEnvelope } from '../domain/errors';
 import type { ListEnvelope } from '../domain/envelopes';
 import type { Logger } from '../infra/logger';
-import { listJson } from '../service/list-json';
+import { listJson, listJsonString } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
 
 // The ONE presenter of both adapters (issue 12): a read's outcome becomes a REST response or an MCP
@@ -63,26 +63,33 @@ export function sendOutcome<T>(
 }
 
 /** Bodies served unchanged to every caller (the taxonomy), serialized once per process. */
-const serializedOnce = new WeakMap<object, string>();
+const serializedOnce = new WeakMap<object, { json: string; jsonString: string }>();
 
 /**
  * Marks `body` as the same for every call and never changed: its tool results reuse one JSON
  * text (decisions 12: the taxonomy tool's reply is built once per process, not once per call).
  */
 export function serializeOnce<T extends object>(body: T): T {
-  serializedOnce.set(body, JSON.stringify(body));
+  const json = JSON.stringify(body);
+  // Its JSON, and that JSON as a JSON string (a tool result's text block in the reply).
+  serializedOnce.set(body, { json, jsonString: JSON.stringify(json) });
   return body;
 }
 
 /**
  * MCP: structuredContent is the envelope itself; the text block is the same JSON (decisions 9).
  * That JSON is also returned as `json`: it is exactly JSON.stringify(structuredContent), so the
- * adapter can write it into the reply without serializing the envelope again (mcp/deferred-json.ts).
+ * adapter can write it into the reply without serializing the envelope again (mcp/deferred-json.ts),
+ * and as `jsonString`, exactly JSON.stringify(json), the text block as the reply holds it.
  */
-function toolResult(envelope: object, isError: boolean): { result: CallToolResult; json: string } {
+function toolResult(
+  envelope: object,
+  isError: boolean,
+): { result: CallToolResult; json: string; jsonString: string } {
   const structuredContent: Record<string, unknown> = { ...envelope };
   // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
-  const json = serializedOnce.get(envelope) ?? listJson(envelope as ListEnvelope);
+  const once = serializedOnce.get(envelope);
+  const json = once?.json ?? listJson(envelope as ListEnvelope);
   return {
     result: {
       content: [{ type: 'text', text: json }],
@@ -90,6 +97,8 @@ function toolResult(envelope: object, isError: boolean): { result: CallToolResul
       ...(isError ? { isError: true } : {}),
     },
     json,
+    // JSON.stringify(json), the text block in the reply: from the records' quoted texts, or once.
+    jsonString: once?.jsonString ?? listJsonString(envelope as ListEnvelope, json),
   };
 }
 
@@ -101,7 +110,7 @@ function toolResult(envelope: object, isError: boolean): { result: CallToolResul
 export function toolOutcome(
   outcome: Outcome<object>,
   requestId: string,
-): { result: CallToolResult; json: string; headers: Record<string, string> } {
+): { result: CallToolResult; json: string; jsonString: string; headers: Record<string, string> } {
   if (outcome.ok) return { ...toolResult(outcome.body, false), headers: outcome.headers };
   return {
     ...toolResult(toEnvelope(outcome.error, requestId), true),

@@ -11,6 +11,8 @@ export interface RecordText {
   json: string;
   /** recordDigest(json). */
   digest: string;
+  /** JSON.stringify(json) without its quotes, once asked for (an MCP text block holds it). */
+  quoted?: string;
 }
 
 /** The digest of a record's JSON text (SHA-256, base64url), as a list page's ETag uses it. */
@@ -33,6 +35,12 @@ export function recordText(record: object): RecordText {
     texts.set(record, text);
   }
   return text;
+}
+
+/** The record's text as it stands inside a JSON string: JSON.stringify(json) less its quotes. */
+export function recordQuotedJson(record: object): string {
+  const text = recordText(record);
+  return (text.quoted ??= JSON.stringify(text.json).slice(1, -1));
 }
 
 /** A stored record's state: its id and text, and the record once something needed it. */

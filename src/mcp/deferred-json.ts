@@ -32,14 +32,15 @@ export class DeferredJson {
 
   /**
    * `result` with placeholders for its text block and its structuredContent; `json` must be both
-   * the text and JSON.stringify(structuredContent), as toolOutcome makes them. Any other shape is
+   * the text and JSON.stringify(structuredContent), as toolOutcome makes them, and `jsonString`
+   * JSON.stringify(json) (toolOutcome builds it from the records' quoted texts). Any other shape is
    * returned unchanged.
    */
-  defer(result: CallToolResult, json: string): CallToolResult {
+  defer(result: CallToolResult, json: string, jsonString = JSON.stringify(json)): CallToolResult {
     const [block, ...rest] = result.content;
     if (rest.length > 0 || block?.type !== 'text' || block.text !== json) return result;
     if (result.structuredContent === undefined) return result;
-    const text = this.hold(JSON.stringify(json));
+    const text = this.hold(jsonString);
     const structured = this.hold(json);
     return {
       ...result,

@@ -1,5 +1,6 @@
 import { listEnvelope } from '../../src/service/envelopes';
-import { listJson, listRepresentationTag } from '../../src/service/list-json';
+import { recordDigest, storedRecord } from '../../src/domain/record-text';
+import { listJson, listJsonString, listRepresentationTag } from '../../src/service/list-json';
 import { makeRecord } from '../support/fixtures';
 
 // issue 13: a list page's records are serialized once and reused; the bytes and the entity tags
@@ -35,5 +36,25 @@ describe('listRepresentationTag', () => {
     expect(listRepresentationTag(page('a', changed))).not.toBe(tag);
     const filters = listEnvelope(records, 'c1', 25, 'a', { job_family: ['web'] });
     expect(listRepresentationTag(filters)).not.toBe(tag);
+  });
+});
+
+describe('listJsonString', () => {
+  it('is byte for byte JSON.stringify of the body text, on first and repeated use', () => {
+    const lone = makeRecord({ title: 'lone \ud800 surrogate, tab\t and \u0001' });
+    const json = JSON.stringify(second);
+    const fromIndex = storedRecord(second.id, json, recordDigest(json));
+    for (const list of [records, [lone, fromIndex, first], []]) {
+      for (const id of ['r1', 'r2']) {
+        const body = page(id, list);
+        expect(listJsonString(body, listJson(body))).toBe(JSON.stringify(JSON.stringify(body)));
+      }
+    }
+  });
+
+  it('quotes anything that is not a list envelope as JSON.stringify does', () => {
+    const count = { count: 3, meta: { request_id: 'x"y', applied_filters: {} } };
+    const json = JSON.stringify(count);
+    expect(listJsonString(count as never, json)).toBe(JSON.stringify(json));
   });
 });
