@@ -53,6 +53,22 @@ it('indexes each record as its JSON text and digest, and not as an object', asyn
   expect(source.record_digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
 });
 
+it('parses no record for a page of whole records, and each record once for fields', async () => {
+  const texts = new Set(stored.map((r) => JSON.stringify(r)));
+  const parse = jest.spyOn(JSON, 'parse');
+  const recordParses = () =>
+    parse.mock.calls.filter(([text]) => typeof text === 'string' && texts.has(text)).length;
+  try {
+    // New filters each time, so the pages come from the engine, not the search cache.
+    await page('/v1/opportunities?limit=3&country=US');
+    expect(recordParses()).toBe(0);
+    await page('/v1/opportunities?limit=3&country=US&fields=title');
+    expect(recordParses()).toBe(3);
+  } finally {
+    parse.mockRestore();
+  }
+});
+
 it('serves the same records from an index of older code and from the stored texts', async () => {
   const { search, alias, taxonomy } = ctx.deps;
   const legacy = await aliasOnLegacyIndex(search, alias);
