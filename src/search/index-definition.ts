@@ -43,11 +43,27 @@ export async function liveMappingVersion(client: Client, alias: string): Promise
   return typeof meta?.mapping_version === 'number' ? meta.mapping_version : 1;
 }
 
-/** What each mapping version added: what an index of an older version cannot answer. */
+/**
+ * Whether every index behind the alias has the record number field (mapping 4): only then may
+ * new_count and unseen_only leave records out by number (search/exclusions.ts). Asked of the
+ * mapping, not its version, so the answer holds whatever version numbers later changes take.
+ */
+export async function liveHasRecordNumbers(client: Client, alias: string): Promise<boolean> {
+  const res = await client.indices.getMapping({ index: alias });
+  const indices = Object.values(
+    res.body as Record<string, { mappings?: { properties?: Record<string, unknown> } }>,
+  );
+  return (
+    indices.length > 0 && indices.every((i) => i.mappings?.properties?.record_num !== undefined)
+  );
+}
+
+/** What each mapping version added: what an index of an older version lacks. */
 const ADDED_IN: Record<number, string> = {
-  2: 'keyword search (q)',
-  3: 'rate statistics (stats=rate)',
+  2: 'keyword search (q finds nothing)',
+  3: 'rate statistics (stats=rate finds nothing)',
   4: 'stored record texts (list pages)',
+  5: 'record numbers (new_count and unseen_only use the slower filter by id)',
 };
 
 /**
@@ -63,7 +79,7 @@ export async function staleMappingWarning(client: Client, alias: string): Promis
   return (
     `the index behind ${alias} has mapping version ${live}, this code expects ${MAPPING_VERSION}: ` +
     'until `npm run cli -- reindex` builds a new index version and swaps the alias (no ' +
-    `downtime; docs/search.md), ${missing.join(' and ')} find nothing and the sync cannot ` +
-    'index new or changed records into it'
+    `downtime; docs/search.md), it lacks ${missing.join(', ')}, and the sync cannot index new ` +
+    'or changed records into it'
   );
 }

@@ -17,6 +17,20 @@ export async function aliasTargets(client: Client, alias: string): Promise<strin
   return Object.keys(res.body as Record<string, unknown>);
 }
 
+/**
+ * The uuid OpenSearch gave the index when it was created: an index deleted and created again
+ * under the same name has another one (sync.ts keeps the watermark's index by it).
+ */
+export async function indexUuid(client: Client, index: string): Promise<string> {
+  const res = await client.indices.getSettings({ index, name: 'index.uuid' });
+  const [only] = Object.values(
+    res.body as Record<string, { settings?: { index?: { uuid?: unknown } } }>,
+  );
+  const uuid = only?.settings?.index?.uuid;
+  if (typeof uuid !== 'string') throw new Error(`no uuid in the settings of index ${index}`);
+  return uuid;
+}
+
 export async function createVersionedIndex(
   client: Client,
   alias: string,

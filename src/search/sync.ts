@@ -12,7 +12,13 @@ import {
 } from './bulk';
 import { toDocument } from './documents';
 import { indexChanged } from './generation';
-import { createVersionedIndex, ensureIndex, swapAlias } from './index-manager';
+import {
+  aliasTargets,
+  createVersionedIndex,
+  ensureIndex,
+  indexUuid,
+  swapAlias,
+} from './index-manager';
 import type { IndexLayout } from './index-layout';
 import { pruneRetiredIndices, retireIndices } from './retired-indices';
 
@@ -21,6 +27,9 @@ import { pruneRetiredIndices, retireIndices } from './retired-indices';
 // exactly what the index has not seen. The watermark advances only after a batch is indexed, so a
 // crashed sync resumes where it stopped; a session advisory lock per alias makes a second
 // concurrent sync wait and then find nothing left to do.
+// The watermark describes one index: sync_state keeps the uuid of the index it was written for
+// (migration 009). When the index behind the alias is another one (the search engine's data was
+// destroyed and the index created anew under the same name, empty), the sync starts again from 0.
 
 export interface SyncDeps {
   pool: Pool;
@@ -103,27 +112,53 @@ async function holdingSyncLock<T>(
   }
 }
 
-async function readWatermark(client: PoolClient, alias: string): Promise<number> {
-  const res = await client.query<{ watermark: string }>(
-    `INSERT INTO sync_state (index_alias) VALUES ($1)
-     ON CONFLICT (index_alias) DO UPDATE SET index_alias = EXCLUDED.index_alias
-     RETURNING watermark`,
-    [alias],
-  );
-  return Number(res.rows[0]?.watermark ?? 0);
+interface SyncState {
+  watermark: number;
+  /** The uuid of the index the watermark was written for; null before migration 009's first sync. */
+  indexUuid: string | null;
 }
 
+async function readSyncState(client: PoolClient, alias: string): Promise<SyncState> {
+  const res = await client.query<{ watermark: string; index_uuid: string | null }>(
+    `INSERT INTO sync_state (index_alias) VALUES ($1)
+     ON CONFLICT (index_alias) DO UPDATE SET index_alias = EXCLUDED.index_alias
+     RETURNING watermark, index_uuid`,
+    [alias],
+  );
+  const row = res.rows[0];
+  return { watermark: Number(row?.watermark ?? 0), indexUuid: row?.index_uuid ?? null };
+}
+
+/** `index` (name and uuid) only when the watermark now describes another index. */
 async function writeWatermark(
   client: PoolClient,
   alias: string,
   watermark: number,
-  index?: string,
+  index?: { name: string; uuid: string },
 ) {
   await client.query(
-    `UPDATE sync_state SET watermark = $2, index_name = COALESCE($3, index_name), updated_at = now()
+    `UPDATE sync_state SET watermark = $2, index_name = COALESCE($3, index_name),
+            index_uuid = COALESCE($4, index_uuid), updated_at = now()
      WHERE index_alias = $1`,
-    [alias, watermark, index ?? null],
+    [alias, watermark, index?.name ?? null, index?.uuid ?? null],
   );
+}
+
+/**
+ * Where this sync starts: the watermark, or 0 when the index behind the alias is not the one the
+ * watermark was written for. Recorded at once, so a sync that stops midway resumes in this index.
+ * A state from before migration 009 (no uuid) with a watermark also starts again: nothing tells
+ * that its index is the one it counted, and a second pass over indexed records changes nothing.
+ */
+async function startingPoint(
+  client: PoolClient,
+  alias: string,
+  index: { name: string; uuid: string },
+): Promise<number> {
+  const state = await readSyncState(client, alias);
+  if (state.indexUuid === index.uuid) return state.watermark;
+  await writeWatermark(client, alias, 0, index);
+  return 0;
 }
 
 async function bulkApply(deps: SyncDeps, index: string, rows: ChangeRow[]) {
@@ -137,7 +172,8 @@ async function bulkApply(deps: SyncDeps, index: string, rows: ChangeRow[]) {
     } else {
       operations.push({
         action: { index: { _index: index, _id: row.id } },
-        document: toDocument(row.record, deps.taxonomy),
+        // record_num: the bitmap exclusion of new_count and unseen_only (search/exclusions.ts).
+        document: { ...toDocument(row.record, deps.taxonomy), record_num: row.recordNum },
       });
       indexed++;
     }
@@ -199,11 +235,12 @@ export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
 
 async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise<SyncResult> {
   const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
+  const uuid = await indexUuid(deps.search, index);
   await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
-  const from = await readWatermark(client, deps.alias);
+  const from = await startingPoint(client, deps.alias, { name: index, uuid });
   (deps.progress ?? NO_PROGRESS).phase('index', await countChangesSince(client, from));
   const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
-    writeWatermark(client, deps.alias, w, index),
+    writeWatermark(client, deps.alias, w),
   );
   const refreshed = await refreshSafely(deps, deps.alias);
   if (result.indexed || result.deleted) await indexChanged(deps.pool, deps.alias);
@@ -217,12 +254,14 @@ export type FollowResult =
 /**
  * decisions 12: one pass of the index follower that every API process runs. It takes the sync lock
  * only if it is free now (a sync, import or reindex holding it is doing the work already), and
- * syncs only when the store has changes past the watermark, or when `refreshPending` (the last
- * pass's refresh failed): an idle pass costs one indexed query.
+ * syncs only when the store has changes past the watermark, when the index behind the alias is
+ * not the one the watermark was written for (gone, or created anew and empty), or when
+ * `refreshPending` (the last pass's refresh failed): an idle pass costs one indexed query and one
+ * look at the alias's index.
  */
 export async function followStore(deps: SyncDeps, refreshPending = false): Promise<FollowResult> {
   const result = await trySyncLock(deps, async (client): Promise<FollowResult> => {
-    if (!refreshPending && !(await storeAhead(client, deps.alias))) {
+    if (!refreshPending && !(await storeAhead(client, deps))) {
       return { ran: false, reason: 'current' };
     }
     return { ran: true, result: await incrementalUnderLock(deps, client) };
@@ -231,13 +270,17 @@ export async function followStore(deps: SyncDeps, refreshPending = false): Promi
 }
 
 /** Whether the store holds a change (record or deletion) the index has not seen. */
-async function storeAhead(client: PoolClient, alias: string): Promise<boolean> {
-  const res = await client.query<{ ahead: boolean }>(
+async function storeAhead(client: PoolClient, deps: SyncDeps): Promise<boolean> {
+  const res = await client.query<{ ahead: boolean; index_uuid: string | null }>(
     `SELECT COALESCE((SELECT max(sync_seq) FROM opportunities), 0)
-          > COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0) AS ahead`,
-    [alias],
+          > COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0) AS ahead,
+            (SELECT index_uuid FROM sync_state WHERE index_alias = $1) AS index_uuid`,
+    [deps.alias],
   );
-  return res.rows[0]?.ahead === true;
+  const row = res.rows[0];
+  if (row?.ahead === true) return true;
+  const [live] = await aliasTargets(deps.search, deps.alias);
+  return !live || (await indexUuid(deps.search, live)) !== row?.index_uuid;
 }
 
 /**
@@ -248,7 +291,7 @@ async function storeAhead(client: PoolClient, alias: string): Promise<boolean> {
  */
 export async function reindex(deps: SyncDeps): Promise<SyncResult> {
   return withSyncLock(deps, async (client) => {
-    await readWatermark(client, deps.alias);
+    await readSyncState(client, deps.alias);
     const index = await createVersionedIndex(
       deps.search,
       deps.alias,
@@ -278,7 +321,10 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
     await retireIndices(deps.search, await swapAlias(deps.search, deps.alias, index));
     await indexChanged(deps.pool, deps.alias);
     await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
-    await writeWatermark(client, deps.alias, snapshotMax, index);
+    await writeWatermark(client, deps.alias, snapshotMax, {
+      name: index,
+      uuid: await indexUuid(deps.search, index),
+    });
     const caughtUp = await applyChanges(deps, client, deps.alias, snapshotMax, true, (w) =>
       writeWatermark(client, deps.alias, w),
     );

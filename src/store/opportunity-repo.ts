@@ -48,14 +48,18 @@ export async function upsertOpportunities(
     const res = await client.query<{ inserted: boolean }>(
       `INSERT INTO opportunities AS o (id, record, content_hash, liveness_status, published_at, first_seen,
           changed_at, job_domain, job_family, job_subfamily, job_class, rate_min, rate_max,
-          rate_currency, rate_unit, taxonomy_version)
+          rate_currency, rate_unit, taxonomy_version, record_num)
        SELECT x.id, x.record, x.content_hash, x.liveness_status, x.published_at, x.first_seen,
           x.changed_at, x.job_domain, x.job_family, x.job_subfamily, x.job_class, x.rate_min,
-          x.rate_max, x.rate_currency, x.rate_unit, $2
+          x.rate_max, x.rate_currency, x.rate_unit, $2,
+          -- A number only for an id not seen before (migration 009): a default would be drawn
+          -- for every row, conflicting ones too, and re-imports would use the 32-bit range up.
+          COALESCE(e.record_num, nextval('opportunity_record_num')::integer)
        FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, record jsonb, content_hash text,
           liveness_status text, published_at timestamptz, first_seen timestamptz,
           changed_at timestamptz, job_domain text, job_family text, job_subfamily text,
           job_class text, rate_min numeric, rate_max numeric, rate_currency text, rate_unit text)
+       LEFT JOIN opportunities e ON e.id = x.id
        ON CONFLICT (id) DO UPDATE SET
           record = EXCLUDED.record, content_hash = EXCLUDED.content_hash,
           liveness_status = EXCLUDED.liveness_status, published_at = EXCLUDED.published_at,
@@ -104,6 +108,8 @@ export async function findOpportunity(pool: Pool, id: string): Promise<Opportuni
 
 export interface ChangeRow {
   id: string;
+  /** The record's stable number (migration 009), indexed for the bitmap exclusion. */
+  recordNum: number;
   record: Opportunity;
   deleted: boolean;
   seq: number;
@@ -130,14 +136,22 @@ export async function changesSince(
   limit: number,
   includeDeleted = true,
 ): Promise<ChangeRow[]> {
-  const res = await db.query<{ id: string; record: Opportunity; deleted: boolean; seq: string }>(
-    `SELECT id, record, deleted_at IS NOT NULL AS deleted, sync_seq AS seq FROM opportunities
+  const res = await db.query<{
+    id: string;
+    record_num: number;
+    record: Opportunity;
+    deleted: boolean;
+    seq: string;
+  }>(
+    `SELECT id, record_num, record, deleted_at IS NOT NULL AS deleted, sync_seq AS seq
+     FROM opportunities
      WHERE sync_seq > $1 ${includeDeleted ? '' : 'AND deleted_at IS NULL'}
      ORDER BY sync_seq LIMIT $2`,
     [watermark, limit],
   );
   return res.rows.map((r) => ({
     id: r.id,
+    recordNum: r.record_num,
     record: r.record,
     deleted: r.deleted,
     seq: Number(r.seq),
