@@ -1,3 +1,4 @@
+import { deliveredByIds } from '../domain/delivered-records';
 import { accountBilling } from './account-limits';
 import { allocate } from './allocate';
 import { periodOf } from './meter';
@@ -112,7 +113,7 @@ export class MemoryMeter implements Metering {
     const key = this.accounts.key(subject.keyId);
     return {
       billingModel: billing.settings.billingModel,
-      ids: ledger.ids.slice(),
+      delivered: deliveredByIds(ledger.ids),
       includedAvailable: includedAvailable({
         accountAllowance: accountAllowance(billing.plan, billing.settings).allowance,
         accountIncludedUsed: ledger.usage.includedUsed,

@@ -1,38 +1,48 @@
 import type { Pool } from 'pg';
-import { DeliveredCache, REFRESH_OVERLAP_MS } from './delivered-cache';
+import type { DeliveredRecords } from '../domain/delivered-records';
+import { DeliveredCache, REFRESH_OVERLAP_MS, entrySize, type Entry } from './delivered-cache';
 import type { BillingSubject } from './meter';
 import type { Period } from './period';
 import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel } from './plans';
 
-// What new_count and unseen_only need (decisions 11): the ids delivered to the account in the
-// current period and how many new ones the included allowance still covers.
+// What new_count and unseen_only need (contract §10.3, §11.1): the records delivered to the
+// account in the current period and how many new ones the included allowance still covers.
 
 /**
- * $1 account, $2 key, $3 period start, $4 the number of ids held (-1: none), $5 read deliveries
- * from this time on. `used` and the deliveries come from one snapshot; the deliveries are read
- * only when `used` differs from what is held. The ids come as one comma-joined text: at 200,000
- * deliveries that is one 7 MB value, parsed far faster than a 200,000-element array or row set.
+ * $1 account, $2 key, $3 period start, $4 the number of deliveries held (-1: none), $5 read
+ * deliveries from this time on. `used` and the deliveries come from one snapshot; the deliveries
+ * are read only when `used` differs from what is held. Each delivery's record number comes from
+ * the record (a join on read: the charge's insert stays as it is, and a delivery costs nothing
+ * more); a delivered id with no stored record comes back by id. The numbers come as one
+ * comma-joined text: at 200,000 deliveries far quicker to parse than an array or a row set.
  */
 const PERIOD_DELIVERIES = `
   SELECT k.allowance AS key_allowance, u.used, u.included_used,
-         ku.included_used AS key_included_used, fresh.ids, fresh.newest
+         ku.included_used AS key_included_used, fresh.nums, fresh.unmatched, fresh.newest
     FROM (SELECT 1) AS one
     LEFT JOIN api_keys k ON k.id = $2::uuid AND k.account_id = $1::uuid
     LEFT JOIN metering_usage u ON u.account_id = $1::uuid AND u.period_start = $3::timestamptz
     LEFT JOIN metering_key_usage ku ON ku.key_id = $2::uuid AND ku.period_start = $3
     LEFT JOIN LATERAL (
-      SELECT string_agg(d.opportunity_id::text, ',' ORDER BY d.delivered_at, d.opportunity_id) AS ids,
+      SELECT string_agg(o.record_num::text, ',') AS nums,
+             string_agg(d.opportunity_id::text, ',') FILTER (WHERE o.id IS NULL) AS unmatched,
              max(d.delivered_at) AS newest
         FROM metering_deliveries d
+        LEFT JOIN opportunities o ON o.id = d.opportunity_id
        WHERE COALESCE(u.used, 0) <> $4::int
          AND d.account_id = $1::uuid AND d.period_start = $3::timestamptz
          AND d.delivered_at >= $5::timestamptz
     ) fresh ON true`;
 
+/** Every id delivered in the period: for an index without record numbers (mapping before 4). */
+const PERIOD_IDS = `
+  SELECT string_agg(opportunity_id::text, ',') AS ids FROM metering_deliveries
+   WHERE account_id = $1::uuid AND period_start = $2::timestamptz`;
+
 export interface PeriodDeliveries {
   billingModel: BillingModel;
-  /** Opportunities delivered to the account in the current period (block-sorted, delivered-cache.ts). */
-  ids: readonly string[];
+  /** Opportunities delivered to the account in the current period. */
+  delivered: DeliveredRecords;
   /** New opportunities the included allowance (account and key) still covers. */
   includedAvailable: number;
 }
@@ -42,9 +52,17 @@ interface Row {
   used: number | null;
   included_used: number | null;
   key_included_used: number | null;
-  ids: string | null;
+  nums: string | null;
+  unmatched: string | null;
   newest: Date | null;
 }
+
+const split = (text: string | null) => (text ? text.split(',') : []);
+const fresh = (row: Row | undefined) => ({
+  nums: split(row?.nums ?? null).map(Number),
+  unmatched: split(row?.unmatched ?? null),
+  newest: row?.newest ?? null,
+});
 
 export async function readPeriodDeliveries(
   pool: Pool,
@@ -63,37 +81,38 @@ export async function readPeriodDeliveries(
         from ?? '-infinity',
       ])
     ).rows[0];
-  const split = (ids: string | null) => (ids ? ids.split(',') : []);
 
   const cached = cache.get(subject.accountId, period.start);
   const from = cached?.newest ? new Date(cached.newest.getTime() - REFRESH_OVERLAP_MS) : null;
-  let row = await read(cached ? cached.ids.length : -1, cached ? from : null);
+  let row = await read(cached ? entrySize(cached) : -1, cached ? from : null);
   const used = row?.used ?? 0;
-  let entry = cached;
-  if (!cached || used !== cached.ids.length) {
-    entry = cache.extend(
-      subject.accountId,
-      period.start,
-      split(row?.ids ?? null),
-      row?.newest ?? null,
-      !cached,
-    );
-    if (cached && entry.ids.length !== used) {
+  let entry: Entry | undefined = cached;
+  if (!cached || used !== entrySize(cached)) {
+    entry = cache.extend(subject.accountId, period.start, fresh(row), !cached);
+    if (cached && entrySize(entry) !== used) {
       // Older rows committed late (or a ledger written by hand): read the whole period again.
       row = await read(-1, null);
-      entry = cache.extend(
-        subject.accountId,
-        period.start,
-        split(row?.ids ?? null),
-        row?.newest ?? null,
-        true,
-      );
+      entry = cache.extend(subject.accountId, period.start, fresh(row), true);
     }
   }
+  const count = entry ? entrySize(entry) : 0;
+  // Serialized now: the held set grows with later deliveries while this request runs.
+  const bitmap = entry ? entry.nums.toBase64() : null;
   return {
     billingModel: account.billingModel,
-    // A copy: the held array grows with later deliveries while this request builds its query.
-    ids: entry ? entry.ids.slice() : [],
+    delivered: {
+      count,
+      bitmap,
+      ids: async () => {
+        // Read when asked (an index of an older mapping): the period's ids now, a superset of
+        // the counted ones, and every one of them delivered, so leaving them out stays exact.
+        const res = await pool.query<{ ids: string | null }>(PERIOD_IDS, [
+          subject.accountId,
+          period.start,
+        ]);
+        return split(res.rows[0]?.ids ?? null);
+      },
+    },
     includedAvailable: includedAvailable({
       accountAllowance: account.allowance,
       accountIncludedUsed: row?.included_used ?? 0,
@@ -104,9 +123,9 @@ export async function readPeriodDeliveries(
 }
 
 /**
- * new_cost_millicents (decisions 11): what listing `newCount` new records would take from the
- * wallet once the included allowance is used (contract 8.2.3). legacy_wallet includes nothing, so
- * every new one is charged; legacy_entitlement has no wallet (past its allowance it refuses with
+ * new_cost_millicents (contract §10.3): what listing `newCount` new records would take from the
+ * wallet once the included allowance is used (§16.3). legacy_wallet includes nothing, so every
+ * new one is charged; legacy_entitlement has no wallet (past its allowance it refuses with
  * opportunity_quota_exhausted), so nothing is ever taken from one.
  */
 export function newCostMillicents(newCount: number, state: PeriodDeliveries): number {

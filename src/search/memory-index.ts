@@ -1,3 +1,4 @@
+import type { DeliveredRecords } from '../domain/delivered-records';
 import type { FacetDimension } from '../domain/facets';
 import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
@@ -96,7 +97,7 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
   }
 
   async page(query: PageQuery): Promise<PageHits> {
-    const excluded = new Set(query.excludeIds ?? []);
+    const excluded = new Set(query.exclude ? await query.exclude.ids() : []);
     const after = query.searchAfter;
     const hits = this.ordered(query.filter, this.matching(query.filter, query.liveOnly)).filter(
       (e) => !excluded.has(e.doc.id) && (!after || compare(e.position, after) > 0),
@@ -124,8 +125,8 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
     return memoryFacets(docs, dims, groupLimit, this.taxonomy);
   }
 
-  async newCount(filter: Filter, excludeIds: readonly string[]): Promise<number> {
-    const excluded = new Set(excludeIds);
+  async newCount(filter: Filter, delivered: DeliveredRecords): Promise<number> {
+    const excluded = new Set(await delivered.ids());
     return this.matching(filter).filter((e) => !excluded.has(e.doc.id)).length;
   }
 

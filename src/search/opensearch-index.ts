@@ -6,7 +6,8 @@ import type { Opportunity } from '../domain/record';
 import { storedRecord } from '../domain/record-text';
 import type { Taxonomy } from '../domain/taxonomy';
 import { searchCall } from './client';
-import { excludingIds } from './exclusions';
+import type { DeliveredRecords } from '../domain/delivered-records';
+import { DeliveredExclusion, excluding } from './exclusions';
 import { facetCounts, type Aggregations } from './facet-counts';
 import { aggregationBody, type Json } from './facets';
 import { bucketLimitError, dashboardAggs, readHistogram, readRateStats } from './dashboard-aggs';
@@ -56,23 +57,30 @@ export function servedRecord(source: RawHit['_source']): Opportunity | undefined
  * cache when the process has one (search-cache.ts).
  */
 export class OpenSearchIndex implements OpportunityIndex {
+  private readonly delivered: DeliveredExclusion;
+
   constructor(
     private readonly client: Client,
     private readonly alias: string,
     private readonly taxonomy: Taxonomy,
     private readonly cache?: SearchCache,
-  ) {}
+  ) {
+    this.delivered = new DeliveredExclusion(client, alias, () =>
+      cache?.client === client ? cache.generation.current() : null,
+    );
+  }
 
   /**
    * One keyset page (decisions 3): search_after on (freshness desc, id asc) with total hits off, so
    * the index-sorted segments can stop early. One extra hit tells whether another page exists.
    */
   async page(query: PageQuery): Promise<PageHits> {
+    const excluded = await searchCall(() => this.delivered.clauses(query.exclude));
     const body = buildListSearchBody(query.filter, this.taxonomy, {
       size: query.limit + 1,
       searchAfter: query.searchAfter,
       liveOnly: query.liveOnly,
-      excludeIds: query.excludeIds,
+      excluded,
     });
     let loaded = false;
     const load = async (): Promise<PageHit> => {
@@ -98,9 +106,9 @@ export class OpenSearchIndex implements OpportunityIndex {
       }
       return { records, positions, hits: hits.length };
     };
-    // An unseen_only page carries the account's delivered ids (megabytes at 200,000 deliveries)
-    // and changes with every delivery: caching it would only fill memory with single-use entries.
-    const page = query.excludeIds?.length ? await load() : await this.cached('pages', body, load);
+    // An unseen_only page carries the account's deliveries and changes with every delivery:
+    // caching it would only fill memory with single-use entries.
+    const page = excluded.length ? await load() : await this.cached('pages', body, load);
     return {
       records: page.records,
       positions: page.positions,
@@ -127,11 +135,12 @@ export class OpenSearchIndex implements OpportunityIndex {
   }
 
   /**
-   * The count minus every id delivered to the account this period (chunked terms, exact at any
-   * number of deliveries). Never cached: it changes with every delivery.
+   * The count minus every record delivered to the account this period (exact at any number of
+   * deliveries: search/exclusions.ts). Never cached: it changes with every delivery.
    */
-  async newCount(filter: Filter, excludeIds: readonly string[]): Promise<number> {
-    const query = excludingIds(buildFilterQuery(filter, this.taxonomy), excludeIds);
+  async newCount(filter: Filter, delivered: DeliveredRecords): Promise<number> {
+    const clauses = await searchCall(() => this.delivered.clauses(delivered));
+    const query = excluding(buildFilterQuery(filter, this.taxonomy), clauses);
     const res = await searchCall(() =>
       this.client.count({ index: this.alias, body: { query } as never }),
     );

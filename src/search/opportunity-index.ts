@@ -1,4 +1,5 @@
 import type { BucketCount, HistogramRequest, RateStatsEntry } from '../domain/aggregates';
+import type { DeliveredRecords } from '../domain/delivered-records';
 import type { FacetBucket, FacetDimension } from '../domain/facets';
 import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
@@ -17,8 +18,8 @@ export interface PageQuery {
   searchAfter?: SearchAfter;
   /** Preview: only live records, whatever the filters say (decisions 5). */
   liveOnly?: boolean;
-  /** unseen_only: ids already delivered to the account this period (decisions 11). */
-  excludeIds?: readonly string[];
+  /** unseen_only: the records already delivered to the account this period (contract §11.1). */
+  exclude?: DeliveredRecords;
 }
 
 export interface PageHits {
@@ -62,8 +63,8 @@ export interface OpportunityIndex {
   count(filter: Filter): Promise<number>;
   /** count with group_by: one or two dimensions, `groupLimit` buckets per level. */
   facets(filter: Filter, dims: readonly FacetDimension[], groupLimit: number): Promise<FacetResult>;
-  /** Records matching the filter whose id is not in `excludeIds` (include=new_count). */
-  newCount(filter: Filter, excludeIds: readonly string[]): Promise<number>;
+  /** Records matching the filter, less those in `delivered` (include=new_count, contract §10.3). */
+  newCount(filter: Filter, delivered: DeliveredRecords): Promise<number>;
   /** The histogram and rate statistics of the matching records (decisions 13), in one pass. */
   aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult>;
 }

@@ -1,6 +1,6 @@
 import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
-import { excludingIds } from './exclusions';
+import { excluding } from './exclusions';
 import {
   excludedClauses,
   requiredClauses,
@@ -19,6 +19,8 @@ export type RangeBounds<T extends string | number> = { gte?: T; lte?: T };
 export type FilterClause =
   | { term: Record<string, TermValue> }
   | { terms: Record<string, string[]> }
+  // The bitmap terms filter: record numbers in one base64 roaring bitmap (search/exclusions.ts).
+  | { terms: { record_num: [string]; value_type: 'bitmap' } }
   | { range: Record<string, RangeBounds<string> | RangeBounds<number>> }
   | TextClause;
 export type FilterQuery =
@@ -175,8 +177,8 @@ export interface ListPage extends QueryOptions {
   size: number;
   /** The decoded cursor position, for every page after the first. */
   searchAfter?: SearchAfter;
-  /** unseen_only: ids already delivered to the account this period (decisions 11). */
-  excludeIds?: readonly string[];
+  /** unseen_only: what leaves out the records delivered this period (search/exclusions.ts). */
+  excluded?: readonly FilterClause[];
 }
 
 export function buildListSearchBody(
@@ -185,9 +187,9 @@ export function buildListSearchBody(
   page: ListPage,
 ): ListSearchBody {
   return {
-    query: excludingIds(
+    query: excluding(
       buildFilterQuery(filter, taxonomy, { ...page, score: filter.sort === 'relevance' }),
-      page.excludeIds ?? [],
+      page.excluded ?? [],
     ),
     sort: sortOf(filter).map((s) => ({ ...s })),
     size: page.size,

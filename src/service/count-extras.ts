@@ -88,6 +88,6 @@ async function newCount(
   request: ParsedRequest,
 ): Promise<{ new_count: number; new_cost_millicents: number }> {
   const state = await meter.periodDeliveries(subject);
-  const count = await index.newCount(request.filter, state.ids);
+  const count = await index.newCount(request.filter, state.delivered);
   return { new_count: count, new_cost_millicents: newCostMillicents(count, state) };
 }

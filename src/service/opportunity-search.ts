@@ -1,3 +1,4 @@
+import type { DeliveredRecords } from '../domain/delivered-records';
 import { malformedCursor } from '../domain/errors';
 import { filterDigest, type ParsedRequest } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
@@ -28,7 +29,7 @@ export async function searchPage(
   cursor: CursorCodec,
   request: ParsedRequest,
   accountId: string | null,
-  options: { liveOnly?: boolean; excludeIds?: readonly string[] } = {},
+  options: { liveOnly?: boolean; exclude?: DeliveredRecords } = {},
 ): Promise<Page> {
   const digest = filterDigest(request.filter);
   const searchAfter: SearchAfter | undefined =
@@ -44,7 +45,7 @@ export async function searchPage(
     limit: request.limit,
     searchAfter,
     liveOnly: options.liveOnly,
-    excludeIds: options.excludeIds,
+    exclude: options.exclude,
   });
   const last = hits.positions[hits.positions.length - 1];
   const nextCursor =

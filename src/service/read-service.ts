@@ -149,11 +149,11 @@ export class ReadService {
             );
           const found = await this.expensive.run(accountId, request, window, async () => {
             // decisions 11: unseen_only leaves out what the account already received this period.
-            const excludeIds =
+            const exclude =
               request.filter.unseen_only === true
-                ? (await this.meter.periodDeliveries(subject(caller))).ids
+                ? (await this.meter.periodDeliveries(subject(caller))).delivered
                 : undefined;
-            return searchPage(this.index, this.deps.cursor, request, accountId, { excludeIds });
+            return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
           });
           // decisions 14: cut to the result budget before metering, so what is left out is never
           // delivered or charged.

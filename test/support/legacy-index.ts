@@ -1,9 +1,12 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { Opportunity } from '../../src/domain/record';
 import type { Taxonomy } from '../../src/domain/taxonomy';
+import { bulkWithRetry } from '../../src/search/bulk';
 import { toDocument } from '../../src/search/documents';
+import { indexChanged } from '../../src/search/generation';
 import { indexDefinition } from '../../src/search/index-definition';
 import { swapAlias } from '../../src/search/index-manager';
+import type { AppDeps } from '../../src/service/context';
 
 /** What the index of older code has and the current mapping dropped (mapping 4: the stored text). */
 const DROPPED = { record: { type: 'object', enabled: false } };
@@ -56,4 +59,33 @@ export async function indexLegacyDocuments(
   });
   const res = await search.bulk({ body, refresh: true } as never);
   if ((res.body as { errors: boolean }).errors) throw new Error('legacy bulk indexing failed');
+}
+
+/**
+ * Puts the alias on an index of mapping 3 (no record numbers, issue 25 item 5) holding `records`
+ * as code of that mapping indexed them, and tells the processes the index changed (as the
+ * reindex that swapped it in would).
+ */
+export async function aliasOnIndexWithoutRecordNumbers(
+  deps: AppDeps,
+  records: readonly Opportunity[],
+): Promise<string> {
+  const index = `${deps.alias}__mapping3`;
+  const { mappings, settings } = indexDefinition();
+  const { record_num: _num, ...properties } = mappings.properties as Record<string, unknown>;
+  await deps.search.indices.create({
+    index,
+    body: { settings, mappings: { ...mappings, _meta: { mapping_version: 3 }, properties } },
+  } as never);
+  await bulkWithRetry(
+    deps.search,
+    records.map((r) => ({
+      action: { index: { _index: index, _id: r.id } },
+      document: toDocument(r, deps.taxonomy),
+    })),
+  );
+  await deps.search.indices.refresh({ index });
+  await swapAlias(deps.search, deps.alias, index);
+  await indexChanged(deps.pool, deps.alias);
+  return index;
 }

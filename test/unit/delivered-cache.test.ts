@@ -1,75 +1,84 @@
-import { DeliveredCache, SORTED_BLOCK } from '../../src/billing/delivered-cache';
-import { idChunks, MAX_TERMS_PER_CLAUSE } from '../../src/search/exclusions';
+import { DeliveredCache, entrySize } from '../../src/billing/delivered-cache';
+import { RoaringSet } from '../../src/infra/roaring';
 
-// The held delivered ids of new_count / unseen_only (decisions 11): a set per account and period,
-// kept block-sorted for the search engine's terms clauses, bounded over all accounts.
+// The held deliveries of new_count / unseen_only (contract §10.3, §11.1): a set of record numbers
+// (and ids without a record) per account and period, bounded over all accounts.
 
 const period = new Date('2026-11-01T00:00:00Z');
-const hex = (n: number) => n.toString(16).padStart(8, '0');
-
-it('adds each id once and keeps every block sorted', () => {
-  const cache = new DeliveredCache();
-  const first = Array.from({ length: 10 }, (_, i) => hex(1000 - i));
-  cache.extend('a', period, first, new Date(1));
-  const entry = cache.extend('a', period, [hex(5), hex(1000), hex(3)], new Date(2));
-  expect(entry.ids).toHaveLength(12);
-  expect(entry.ids).toEqual([...entry.ids].sort());
-  expect(entry.newest).toEqual(new Date(2));
-  expect(cache.get('a', new Date('2026-12-01T00:00:00Z'))).toBeUndefined();
+const read = (nums: number[], unmatched: string[] = [], newest: Date | null = null) => ({
+  nums,
+  unmatched,
+  newest,
 });
+const numbers = (set: RoaringSet | undefined) => set && decodeSmall(set.serialize());
+/** Values of a serialization with array containers only (the sets here are small). */
+function decodeSmall(bytes: Buffer): number[] {
+  const n = bytes.readUInt32LE(4);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = bytes.readUInt16LE(8 + 4 * i);
+    const cardinality = bytes.readUInt16LE(10 + 4 * i) + 1;
+    const at = bytes.readUInt32LE(8 + 4 * n + 4 * i);
+    for (let j = 0; j < cardinality; j++) out.push(key * 65536 + bytes.readUInt16LE(at + 2 * j));
+  }
+  return out;
+}
 
-it('sorts only within blocks of the terms clause size, so chunks need no sorting', () => {
-  expect(SORTED_BLOCK).toBe(MAX_TERMS_PER_CLAUSE);
-  const cache = new DeliveredCache(1_000_000);
-  const ids = Array.from({ length: SORTED_BLOCK + 5 }, (_, i) => hex(SORTED_BLOCK * 2 - i));
-  const entry = cache.extend('a', period, ids, null);
-  const chunks = idChunks(entry.ids).map((c) => (c as { terms: { id: string[] } }).terms.id);
-  expect(chunks.map((c) => c.length)).toEqual([SORTED_BLOCK, 5]);
-  for (const c of chunks) expect(c).toEqual([...c].sort());
-  expect(new Set(chunks.flat())).toEqual(new Set(ids));
+it('adds each delivery once, numbers and ids without a record alike', () => {
+  const cache = new DeliveredCache();
+  cache.extend('a', period, read([30, 10, 20], ['gone'], new Date(1)));
+  // A refresh overlaps what is held (REFRESH_OVERLAP_MS): nothing is counted twice.
+  const entry = cache.extend('a', period, read([20, 40, 70_000], ['gone', 'other'], new Date(2)));
+  expect(entrySize(entry)).toBe(7);
+  expect(numbers(entry.nums)).toEqual([10, 20, 30, 40, 70_000]);
+  expect([...entry.unmatched]).toEqual(['gone', 'other']);
+  expect(entry.newest).toEqual(new Date(2));
+  expect(cache.size).toBe(7);
+  expect(cache.get('a', new Date('2026-12-01T00:00:00Z'))).toBeUndefined();
 });
 
 it('replaces an entry on a full reread, and evicts the least recently used accounts past the bound', () => {
   const cache = new DeliveredCache(5);
-  cache.extend('a', period, ['1', '2', '3'], null);
-  expect(cache.extend('a', period, ['9'], null, true).ids).toEqual(['9']);
-  cache.extend('b', period, ['4', '5'], null);
+  cache.extend('a', period, read([1, 2, 3]));
+  expect(numbers(cache.extend('a', period, read([9]), true).nums)).toEqual([9]);
+  cache.extend('b', period, read([4, 5]));
   cache.get('a', period);
-  cache.extend('c', period, ['6', '7', '8'], null);
+  cache.extend('c', period, read([6, 7, 8]));
   expect(cache.get('b', period)).toBeUndefined();
-  expect(cache.get('a', period)?.ids).toEqual(['9']);
-  expect(cache.get('c', period)?.ids).toEqual(['6', '7', '8']);
+  expect(numbers(cache.get('a', period)?.nums)).toEqual([9]);
+  expect(numbers(cache.get('c', period)?.nums)).toEqual([6, 7, 8]);
+  expect(cache.size).toBe(4);
 });
 
-describe('per-account bound (decisions 12)', () => {
+describe('per-account bound', () => {
   it('never holds one account past the total, even the account it extends', () => {
     const cache = new DeliveredCache(5, 5);
-    cache.extend('a', period, ['1', '2'], null);
-    const big = cache.extend('b', period, ['3', '4', '5', '6', '7', '8'], null, true);
+    cache.extend('a', period, read([1, 2]));
+    const big = cache.extend('b', period, read([3, 4, 5, 6, 7], ['x']), true);
     // The request that read them still gets them all...
-    expect(big.ids).toHaveLength(6);
+    expect(entrySize(big)).toBe(6);
     // ...but the process does not keep them.
     expect(cache.get('b', period)).toBeUndefined();
     expect(cache.size).toBeLessThanOrEqual(5);
-    expect(cache.get('a', period)?.ids).toEqual(['1', '2']);
+    expect(numbers(cache.get('a', period)?.nums)).toEqual([1, 2]);
   });
 
   it('drops an account whose held set grows past its own bound, and keeps the others', () => {
     const cache = new DeliveredCache(10, 3);
-    cache.extend('a', period, ['1', '2'], null);
-    cache.extend('b', period, ['x', 'y', 'z'], null);
-    expect(cache.extend('b', period, ['w'], null).ids).toEqual(['w', 'x', 'y', 'z']);
+    cache.extend('a', period, read([1, 2]));
+    cache.extend('b', period, read([7, 8, 9]));
+    expect(numbers(cache.extend('b', period, read([6])).nums)).toEqual([6, 7, 8, 9]);
     expect(cache.get('b', period)).toBeUndefined();
-    expect(cache.get('a', period)?.ids).toEqual(['1', '2']);
+    expect(numbers(cache.get('a', period)?.nums)).toEqual([1, 2]);
     expect(cache.size).toBe(2);
     // Read again from the store next time: a full reread starts afresh.
-    expect(cache.extend('b', period, ['x', 'y'], null, true).ids).toEqual(['x', 'y']);
+    expect(numbers(cache.extend('b', period, read([7, 8]), true).nums)).toEqual([7, 8]);
     expect(cache.size).toBe(4);
   });
 
   it('bounds a single large account by the total when no per-account bound is lower', () => {
     const cache = new DeliveredCache(4);
-    cache.extend('a', period, ['1', '2', '3', '4', '5'], null, true);
+    cache.extend('a', period, read([1, 2, 3, 4, 5]), true);
     expect(cache.size).toBe(0);
     expect(cache.get('a', period)).toBeUndefined();
   });

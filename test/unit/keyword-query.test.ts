@@ -13,6 +13,7 @@ import {
   requiredClauses,
   scoringClauses,
 } from '../../src/search/keyword-clauses';
+import { recordNumbersClause } from '../../src/search/exclusions';
 import { analyze, stem } from '../../src/search/memory-text';
 import {
   RELEVANCE_SORT,
@@ -246,14 +247,16 @@ describe('engine clauses', () => {
     const relevance = buildListSearchBody({ q: 'rust', sort: 'relevance' }, taxonomy, {
       size: 3,
       searchAfter: [1.2345678, 1_790_000_000_000, 'id'],
-      excludeIds: ['x'],
+      excluded: [recordNumbersClause('OjAAAAEAAAAAAAIAEAAAAG8A3gBNAQ==')],
     });
     expect(relevance.sort).toEqual(RELEVANCE_SORT);
     expect(relevance.search_after).toEqual([1.2345678, 1_790_000_000_000, 'id']);
     expect(relevance.query).toMatchObject({
       bool: {
         should: scoringClauses(parseKeywordQuery('rust')),
-        must_not: [{ terms: { id: ['x'] } }],
+        must_not: [
+          { terms: { record_num: ['OjAAAAEAAAAAAAIAEAAAAG8A3gBNAQ=='], value_type: 'bitmap' } },
+        ],
       },
     });
     expect(startPosition('relevance')).toHaveLength(3);

@@ -1,4 +1,4 @@
-import { RoaringSet } from '../../src/search/roaring';
+import { RoaringSet } from '../../src/infra/roaring';
 
 // The portable roaring serialization OpenSearch's bitmap terms filter reads (issue 25 item 5).
 
