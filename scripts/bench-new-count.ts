@@ -3,13 +3,27 @@
 // Run by hand (docs/benchmarks.md):
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m npm run bench:new-count
 // BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
-// before timing; BENCH_RUNS (default 20) runs per figure after 2 warm-up runs.
+// before timing; BENCH_RUNS (default 20) runs per figure after 2 warm-up runs. Each figure also
+// gives the API process's CPU per call (the API runs in this process: the client's share is in
+// it too), steadier than wall time on a busy machine. The last figures send the period's
+// exclusion straight to the engine both ways, by id and by record number (issue 25 item 5), back
+// to back on the same index, with the engine's own `took`.
+import { idChunks, excluding, recordNumbersClause } from '../src/search/exclusions';
+import { liveHasRecordNumbers } from '../src/search/index-definition';
+import { RoaringSet } from '../src/infra/roaring';
 import { benchAccount, loadAverage, stats, time as timeRuns } from './bench/http-account';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);
-const time = (fn: () => Promise<unknown>) => timeRuns(fn, RUNS);
 const round = (n: number) => Math.round(n * 10) / 10;
+/** Wall-time statistics and the API process's CPU per call (warm-ups included in neither). */
+async function time(fn: () => Promise<unknown>) {
+  for (let i = 0; i < 2; i++) await fn();
+  const cpu = process.cpuUsage();
+  const wall = await timeRuns(fn, RUNS, 0);
+  const used = process.cpuUsage(cpu);
+  return { ...wall, api_cpu_ms_per_call: round((used.user + used.system) / 1000 / RUNS) };
+}
 
 async function main() {
   const { deps, account, keyId, get, close } = await benchAccount('bench-new-count');
@@ -66,6 +80,7 @@ async function main() {
   }
   // unseen_only pages: each page is new (and delivered), so the set grows as it runs.
   const pageTimes: number[] = [];
+  const pageCpu = process.cpuUsage();
   let cursor: string | null = null;
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
@@ -75,13 +90,58 @@ async function main() {
     pageTimes.push(performance.now() - t);
     cursor = page.pagination.next_cursor;
   }
-  results['list 25 unseen_only · cursor pages'] = stats(pageTimes);
+  const pageCpuUsed = process.cpuUsage(pageCpu);
+  results['list 25 unseen_only · cursor pages'] = {
+    ...stats(pageTimes),
+    api_cpu_ms_per_call: round((pageCpuUsed.user + pageCpuUsed.system) / 1000 / RUNS),
+  };
   results['list 25 · no filters (for comparison)'] = await time(() =>
     get('/v1/opportunities?limit=25'),
   );
   results['list 25 max_new=5 · no filters'] = await time(() =>
     get('/v1/opportunities?limit=25&max_new=5'),
   );
+  if (await liveHasRecordNumbers(deps.search, deps.alias)) {
+    // The same exclusion both ways on the same index: the ids as chunked terms clauses, the
+    // numbers as one bitmap clause; size 0 and an exact total, as a count asks.
+    const delivered = await deps.pool.query<{ id: string; record_num: number | null }>(
+      `SELECT d.opportunity_id AS id, o.record_num FROM metering_deliveries d
+         LEFT JOIN opportunities o ON o.id = d.opportunity_id WHERE d.account_id = $1`,
+      [account.id],
+    );
+    const ids = delivered.rows.map((r) => r.id);
+    const nums = delivered.rows.flatMap((r) => (r.record_num === null ? [] : [r.record_num]));
+    const ways = {
+      by_id: excluding({ match_all: {} }, idChunks(ids)),
+      by_record_number: excluding({ match_all: {} }, [
+        recordNumbersClause(new RoaringSet(nums).toBase64()),
+      ]),
+    };
+    const engine: Record<string, { took: number[]; wall: number[]; bytes: number; count: number }> =
+      {};
+    for (let i = 0; i < RUNS + 2; i++) {
+      for (const [way, query] of Object.entries(ways)) {
+        const body = JSON.stringify({ size: 0, track_total_hits: true, query });
+        const t = performance.now();
+        const res = await deps.search.search({ index: deps.alias, body } as never);
+        const wall = performance.now() - t;
+        const b = res.body as { took: number; hits: { total: { value: number } } };
+        const e = (engine[way] ??= { took: [], wall: [], bytes: body.length, count: 0 });
+        e.count = b.hits.total.value;
+        if (i < 2) continue;
+        e.took.push(b.took);
+        e.wall.push(wall);
+      }
+    }
+    for (const [way, e] of Object.entries(engine)) {
+      results[`engine, matching minus delivered · ${way}`] = {
+        count: e.count,
+        request_bytes: e.bytes,
+        took_ms: stats(e.took),
+        round_trip_ms: stats(e.wall),
+      };
+    }
+  }
   results.load_average_at_end = await loadAverage();
   console.log(JSON.stringify(results, null, 2));
   await close();
