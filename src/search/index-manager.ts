@@ -22,13 +22,26 @@ export async function aliasTargets(client: Client, alias: string): Promise<strin
  * under the same name has another one (sync.ts keeps the watermark's index by it).
  */
 export async function indexUuid(client: Client, index: string): Promise<string> {
-  const res = await client.indices.getSettings({ index, name: 'index.uuid' });
+  const uuid = await uuidOf(client, index);
+  if (uuid === null) throw new Error(`no uuid in the settings of index ${index}`);
+  return uuid;
+}
+
+/** The uuid of the index behind the alias, in one call; null when the alias has no index. */
+export async function aliasIndexUuid(client: Client, alias: string): Promise<string | null> {
+  return uuidOf(client, alias).catch((err: unknown) => {
+    if ((err as { meta?: { statusCode?: number } }).meta?.statusCode === 404) return null;
+    throw err;
+  });
+}
+
+async function uuidOf(client: Client, target: string): Promise<string | null> {
+  const res = await client.indices.getSettings({ index: target, name: 'index.uuid' });
   const [only] = Object.values(
     res.body as Record<string, { settings?: { index?: { uuid?: unknown } } }>,
   );
   const uuid = only?.settings?.index?.uuid;
-  if (typeof uuid !== 'string') throw new Error(`no uuid in the settings of index ${index}`);
-  return uuid;
+  return typeof uuid === 'string' ? uuid : null;
 }
 
 export async function createVersionedIndex(

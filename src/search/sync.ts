@@ -13,7 +13,7 @@ import {
 import { toDocument } from './documents';
 import { indexChanged } from './generation';
 import {
-  aliasTargets,
+  aliasIndexUuid,
   createVersionedIndex,
   ensureIndex,
   indexUuid,
@@ -279,8 +279,8 @@ async function storeAhead(client: PoolClient, deps: SyncDeps): Promise<boolean> 
   );
   const row = res.rows[0];
   if (row?.ahead === true) return true;
-  const [live] = await aliasTargets(deps.search, deps.alias);
-  return !live || (await indexUuid(deps.search, live)) !== row?.index_uuid;
+  const live = await aliasIndexUuid(deps.search, deps.alias);
+  return live === null || live !== row?.index_uuid;
 }
 
 /**
