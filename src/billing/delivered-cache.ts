@@ -9,10 +9,11 @@ import { RoaringSet } from '../infra/roaring';
 //   is a new key), so a set read earlier is a subset of the truth;
 // - metering_usage.used counts the period's deliveries in the same transaction that writes them,
 //   so a subset whose size equals `used` (read in the same snapshot) is the whole set.
-// A request reads `used` and the deliveries since a little before the newest it holds; if the
-// union still falls short of `used` (a long transaction committed older rows), it reads them all.
+// A request reads `used` and the deliveries after the newest it holds; if the union falls short
+// of `used` (a transaction that started earlier committed later), the deliveries since a little
+// before the newest; if still short (a long transaction, a ledger written by hand), all of them.
 
-/** How far before the newest held delivery a refresh looks (delivered_at is a transaction's start). */
+/** How far before the newest held delivery a second refresh looks (delivered_at is a transaction's start). */
 export const REFRESH_OVERLAP_MS = 60_000;
 
 export interface Entry {
@@ -20,7 +21,8 @@ export interface Entry {
   nums: RoaringSet;
   /** Delivered ids with no stored record (no number): counted, never in any index. */
   unmatched: Set<string>;
-  newest: Date | null;
+  /** The newest delivered_at held, to the microsecond: ISO 8601 UTC, so ordered as text. */
+  newest: string | null;
 }
 
 /** Deliveries an entry accounts for: what is compared with metering_usage.used. */
@@ -70,7 +72,7 @@ export class DeliveredCache {
   extend(
     account: string,
     period: Date,
-    read: { nums: readonly number[]; unmatched: readonly string[]; newest: Date | null },
+    read: { nums: readonly number[]; unmatched: readonly string[]; newest: string | null },
     replace = false,
   ): Entry {
     const key = `${account}|${period.toISOString()}`;

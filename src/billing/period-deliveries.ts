@@ -9,9 +9,11 @@ import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel 
 // account in the current period and how many new ones the included allowance still covers.
 
 /**
- * $1 account, $2 key, $3 period start, $4 the number of deliveries held (-1: none), $5 read
- * deliveries from this time on. `used` and the deliveries come from one snapshot; the deliveries
- * are read only when `used` differs from what is held. Each delivery's record number comes from
+ * $1 account, $2 key, $3 period start, $4 the number of deliveries held (-1: none), $5 read the
+ * deliveries after this time (null: all) less $6. `used` and the deliveries come from one
+ * snapshot; the deliveries are read only when `used` differs from what is held. The newest
+ * delivery time comes as text to the microsecond (a JavaScript Date would round it to the
+ * millisecond, and the next read would then take every delivery of that millisecond again). Each delivery's record number comes from
  * the record (a join on read: the charge's insert stays as it is, and a delivery costs nothing
  * more); a delivered id with no stored record comes back by id. The numbers come as one
  * comma-joined text: at 200,000 deliveries far quicker to parse than an array or a row set.
@@ -26,12 +28,13 @@ const PERIOD_DELIVERIES = `
     LEFT JOIN LATERAL (
       SELECT string_agg(o.record_num::text, ',') AS nums,
              string_agg(d.opportunity_id::text, ',') FILTER (WHERE o.id IS NULL) AS unmatched,
-             max(d.delivered_at) AS newest
+             to_char(max(d.delivered_at) AT TIME ZONE 'UTC',
+                     'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS newest
         FROM metering_deliveries d
         LEFT JOIN opportunities o ON o.id = d.opportunity_id
        WHERE COALESCE(u.used, 0) <> $4::int
          AND d.account_id = $1::uuid AND d.period_start = $3::timestamptz
-         AND d.delivered_at >= $5::timestamptz
+         AND ($5::timestamptz IS NULL OR d.delivered_at > $5::timestamptz - $6::interval)
     ) fresh ON true`;
 
 /** Every id delivered in the period: for an index without record numbers (mapping before 4). */
@@ -54,7 +57,7 @@ interface Row {
   key_included_used: number | null;
   nums: string | null;
   unmatched: string | null;
-  newest: Date | null;
+  newest: string | null;
 }
 
 const split = (text: string | null) => (text ? text.split(',') : []);
@@ -71,25 +74,30 @@ export async function readPeriodDeliveries(
   account: { billingModel: BillingModel; allowance: number },
   cache: DeliveredCache = new DeliveredCache(),
 ): Promise<PeriodDeliveries> {
-  const read = async (held: number, from: Date | null) =>
+  const read = async (held: number, after: string | null, overlapMs = 0) =>
     (
       await pool.query<Row>(PERIOD_DELIVERIES, [
         subject.accountId,
         subject.keyId,
         period.start,
         held,
-        from ?? '-infinity',
+        after,
+        `${overlapMs} milliseconds`,
       ])
     ).rows[0];
 
   const cached = cache.get(subject.accountId, period.start);
-  const from = cached?.newest ? new Date(cached.newest.getTime() - REFRESH_OVERLAP_MS) : null;
-  let row = await read(cached ? entrySize(cached) : -1, cached ? from : null);
-  const used = row?.used ?? 0;
+  // Held: what was delivered after the newest held, which is all that is new unless a
+  // transaction that started earlier committed later.
+  let row = await read(cached ? entrySize(cached) : -1, cached?.newest ?? null);
   let entry: Entry | undefined = cached;
-  if (!cached || used !== entrySize(cached)) {
+  if (!cached || (row?.used ?? 0) !== entrySize(cached)) {
     entry = cache.extend(subject.accountId, period.start, fresh(row), !cached);
-    if (cached && entrySize(entry) !== used) {
+    if (cached && entrySize(entry) !== (row?.used ?? 0)) {
+      row = await read(entrySize(entry), cached.newest, REFRESH_OVERLAP_MS);
+      entry = cache.extend(subject.accountId, period.start, fresh(row));
+    }
+    if (cached && entrySize(entry) !== (row?.used ?? 0)) {
       // Older rows committed late (or a ledger written by hand): read the whole period again.
       row = await read(-1, null);
       entry = cache.extend(subject.accountId, period.start, fresh(row), true);

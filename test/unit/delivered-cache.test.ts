@@ -5,7 +5,7 @@ import { RoaringSet } from '../../src/infra/roaring';
 // (and ids without a record) per account and period, bounded over all accounts.
 
 const period = new Date('2026-11-01T00:00:00Z');
-const read = (nums: number[], unmatched: string[] = [], newest: Date | null = null) => ({
+const read = (nums: number[], unmatched: string[] = [], newest: string | null = null) => ({
   nums,
   unmatched,
   newest,
@@ -26,13 +26,16 @@ function decodeSmall(bytes: Buffer): number[] {
 
 it('adds each delivery once, numbers and ids without a record alike', () => {
   const cache = new DeliveredCache();
-  cache.extend('a', period, read([30, 10, 20], ['gone'], new Date(1)));
+  cache.extend('a', period, read([30, 10, 20], ['gone'], '2026-11-02T10:00:00.000002Z'));
   // A refresh overlaps what is held (REFRESH_OVERLAP_MS): nothing is counted twice.
-  const entry = cache.extend('a', period, read([20, 40, 70_000], ['gone', 'other'], new Date(2)));
+  const later = '2026-11-02T10:00:00.000010Z';
+  const entry = cache.extend('a', period, read([20, 40, 70_000], ['gone', 'other'], later));
   expect(entrySize(entry)).toBe(7);
   expect(numbers(entry.nums)).toEqual([10, 20, 30, 40, 70_000]);
   expect([...entry.unmatched]).toEqual(['gone', 'other']);
-  expect(entry.newest).toEqual(new Date(2));
+  expect(entry.newest).toBe(later);
+  // An older read does not move it back.
+  expect(cache.extend('a', period, read([], [], '2026-11-02T09:59:59.999999Z')).newest).toBe(later);
   expect(cache.size).toBe(7);
   expect(cache.get('a', new Date('2026-12-01T00:00:00Z'))).toBeUndefined();
 });
