@@ -11,12 +11,13 @@ import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel 
 /**
  * $1 account, $2 key, $3 period start, $4 the number of deliveries held (-1: none), $5 read the
  * deliveries after this time (null: all) less $6. `used` and the deliveries come from one
- * snapshot; the deliveries are read only when `used` differs from what is held. The newest
- * delivery time comes as text to the microsecond (a JavaScript Date would round it to the
- * millisecond, and the next read would then take every delivery of that millisecond again). Each delivery's record number comes from
- * the record (a join on read: the charge's insert stays as it is, and a delivery costs nothing
- * more); a delivered id with no stored record comes back by id. The numbers come as one
- * comma-joined text: at 200,000 deliveries far quicker to parse than an array or a row set.
+ * snapshot; the deliveries are read only when `used` differs from what is held.
+ * Each delivery's record number comes from the record (a join on read: the charge's insert stays
+ * as it is, and a delivery costs nothing more); a delivered id with no stored record comes back
+ * by id. The numbers come as one comma-joined text: at 200,000 deliveries far quicker to parse
+ * than an array or a row set. The newest delivery time comes as text to the microsecond: a
+ * JavaScript Date would round it to the millisecond, and the next read would take every delivery
+ * of that millisecond again (a burst of deliveries written by one statement shares one time).
  */
 const PERIOD_DELIVERIES = `
   SELECT k.allowance AS key_allowance, u.used, u.included_used,
@@ -87,8 +88,8 @@ export async function readPeriodDeliveries(
     ).rows[0];
 
   const cached = cache.get(subject.accountId, period.start);
-  // Held: what was delivered after the newest held, which is all that is new unless a
-  // transaction that started earlier committed later.
+  // First what was delivered after the newest held: all that is new, unless a transaction that
+  // started earlier committed later (then `used` is not met, and the reads look further back).
   let row = await read(cached ? entrySize(cached) : -1, cached?.newest ?? null);
   let entry: Entry | undefined = cached;
   if (!cached || (row?.used ?? 0) !== entrySize(cached)) {
