@@ -1,0 +1,61 @@
+import type { Client } from '@opensearch-project/opensearch';
+import { deliveredByIds, type DeliveredRecords } from '../../src/domain/delivered-records';
+import { DeliveredExclusion, recordNumbersClause } from '../../src/search/exclusions';
+
+// How new_count and unseen_only leave delivered records out (issue 25 item 5): by record number
+// when the live index has the field, else by id; the mapping is asked once per index generation.
+
+/** A client whose mapping has record_num or not, counting how often it is asked. */
+function fakeClient(state: { numbered: boolean; asked: number }): Client {
+  return {
+    indices: {
+      getMapping: async () => {
+        state.asked++;
+        const properties = state.numbered ? { id: {}, record_num: {} } : { id: {} };
+        return { body: { alias__1: { mappings: { properties } } } };
+      },
+    },
+  } as unknown as Client;
+}
+
+const numbered = (bitmap: string, ids: string[]): DeliveredRecords => ({
+  count: ids.length,
+  bitmap,
+  ids: async () => ids,
+});
+
+it('goes by number on an index with record numbers, by id otherwise, and not at all for none', async () => {
+  const state = { numbered: true, asked: 0 };
+  const exclusion = new DeliveredExclusion(fakeClient(state), 'alias');
+  const delivered = numbered('BITMAP', ['b', 'a']);
+  expect(await exclusion.clauses(delivered)).toEqual([recordNumbersClause('BITMAP')]);
+  // Known by id only (the in-memory meter): ids, whatever the index.
+  expect(await exclusion.clauses(deliveredByIds(['b', 'a']))).toEqual([
+    { terms: { id: ['a', 'b'] } },
+  ]);
+  state.numbered = false;
+  expect(await exclusion.clauses(delivered)).toEqual([{ terms: { id: ['a', 'b'] } }]);
+  // Nothing delivered: no clause, no question to the engine.
+  const asked = state.asked;
+  expect(await exclusion.clauses(deliveredByIds([]))).toEqual([]);
+  expect(await exclusion.clauses(undefined)).toEqual([]);
+  expect(state.asked).toBe(asked);
+});
+
+it('asks the mapping once per index generation, and every time when none is known', async () => {
+  const state = { numbered: false, asked: 0 };
+  let generation: string | null = '1.1';
+  const exclusion = new DeliveredExclusion(fakeClient(state), 'alias', () => generation);
+  const delivered = numbered('BITMAP', ['a']);
+  await exclusion.clauses(delivered);
+  state.numbered = true; // a reindex swapped the alias...
+  expect(await exclusion.clauses(delivered)).toEqual([{ terms: { id: ['a'] } }]);
+  expect(state.asked).toBe(1);
+  generation = '1.2'; // ...and told the processes
+  expect(await exclusion.clauses(delivered)).toEqual([recordNumbersClause('BITMAP')]);
+  expect(state.asked).toBe(2);
+  generation = null;
+  await exclusion.clauses(delivered);
+  await exclusion.clauses(delivered);
+  expect(state.asked).toBe(4);
+});
