@@ -38,7 +38,7 @@ const PERIOD_DELIVERIES = `
          AND ($5::timestamptz IS NULL OR d.delivered_at > $5::timestamptz - $6::interval)
     ) fresh ON true`;
 
-/** Every id delivered in the period: for an index without record numbers (mapping before 4). */
+/** Every id delivered in the period: for an index without record numbers (mapping before 5). */
 const PERIOD_IDS = `
   SELECT string_agg(opportunity_id::text, ',') AS ids FROM metering_deliveries
    WHERE account_id = $1::uuid AND period_start = $2::timestamptz`;

@@ -44,7 +44,7 @@ export async function liveMappingVersion(client: Client, alias: string): Promise
 }
 
 /**
- * Whether every index behind the alias has the record number field (mapping 4): only then may
+ * Whether every index behind the alias has the record number field (mapping 5): only then may
  * new_count and unseen_only leave records out by number (search/exclusions.ts). Asked of the
  * mapping, not its version, so the answer holds whatever version numbers later changes take.
  */

@@ -7,8 +7,8 @@ import { expectError, get, newReader } from '../support/read-http';
 // decisions 12: a search-engine 400 that the caller's input did not cause (here: the delivered
 // ids of unseen_only and new_count over the index's max_terms_count) is 503 search_unavailable,
 // never 422, and spends no request id: the same id then works once the engine takes the query.
-// The delivered records go by id only to an index without record numbers (mapping 3; by number
-// they are one bitmap value, search/exclusions.ts), so the alias is put on one.
+// The delivered records go by id only to an index without record numbers (mapping 4 or older; by
+// number they are one bitmap value, search/exclusions.ts), so the alias is put on one.
 
 let ctx: TestContext;
 beforeAll(async () => {

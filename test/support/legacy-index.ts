@@ -62,20 +62,21 @@ export async function indexLegacyDocuments(
 }
 
 /**
- * Puts the alias on an index of mapping 3 (no record numbers, issue 25 item 5) holding `records`
- * as code of that mapping indexed them, and tells the processes the index changed (as the
- * reindex that swapped it in would).
+ * Puts the alias on an index of the mapping before record numbers (issue 25 item 5) holding
+ * `records` as code of that mapping indexed them, and tells the processes the index changed (as
+ * the reindex that swapped it in would).
  */
 export async function aliasOnIndexWithoutRecordNumbers(
   deps: AppDeps,
   records: readonly Opportunity[],
 ): Promise<string> {
-  const index = `${deps.alias}__mapping3`;
+  const index = `${deps.alias}__without_numbers`;
   const { mappings, settings } = indexDefinition();
+  const version = mappings._meta.mapping_version - 1;
   const { record_num: _num, ...properties } = mappings.properties as Record<string, unknown>;
   await deps.search.indices.create({
     index,
-    body: { settings, mappings: { ...mappings, _meta: { mapping_version: 3 }, properties } },
+    body: { settings, mappings: { ...mappings, _meta: { mapping_version: version }, properties } },
   } as never);
   await bulkWithRetry(
     deps.search,
