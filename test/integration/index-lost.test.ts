@@ -3,6 +3,7 @@ import { IndexFollower } from '../../src/search/index-follower';
 import { aliasTargets, dropIndices, ensureIndex } from '../../src/search/index-manager';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { get, newReader } from '../support/read-http';
 
 // Postgres kept, the search engine's data destroyed (a new node, a wiped volume, an index deleted
 // by hand): sync_state's watermark says everything is indexed, but the index behind the alias is
@@ -35,11 +36,17 @@ it('an idle pass over an index that holds everything does nothing', async () => 
 });
 
 it('the index deleted under a running follower: the next pass creates it and fills it', async () => {
+  const reader = await newReader(ctx.deps);
+  const apiCount = async () =>
+    (await get(ctx.baseUrl, '/v1/opportunities/count', { key: reader.key })).body.count;
+  expect(await apiCount()).toBe(records.length);
   await dropIndices(ctx.deps.search, ctx.deps.alias);
   expect(await aliasTargets(ctx.deps.search, ctx.deps.alias)).toEqual([]);
   const outcome = await follower.pass();
   expect(outcome).toMatchObject({ ran: true, result: { indexed: records.length } });
   expect(await indexed()).toBe(records.length);
+  // The API serves from it again (the pass told the processes the index changed).
+  expect(await apiCount()).toBe(records.length);
   expect(await follower.pass()).toEqual({ ran: false, reason: 'current' });
 });
 
