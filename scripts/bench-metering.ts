@@ -4,7 +4,8 @@
 // postgres), migrates it, measures, prints one JSON object and drops the database.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { Meter, type BillingSubject } from '../src/billing/meter';
+import { RequestTicket, type BillingSubject } from '../src/billing/metering';
+import { PgMeter } from '../src/billing/pg-meter';
 import { createPool, ensureDatabase } from '../src/store/db';
 import { migrate } from '../src/store/migrate';
 
@@ -93,18 +94,24 @@ async function main(): Promise<void> {
   const pool = createPool(url.toString(), CONCURRENCY + 2);
   try {
     await migrate(pool);
-    const meter = new Meter(pool, { pruneOneIn: 0 });
+    const meter = new PgMeter(pool, { pruneOneIn: 0 });
     const solo = await subject(pool);
     const pages = pageMaker();
-    await timed(50, () => meter.deliver(solo, randomUUID(), pages.mixed())); // warm-up
+    await timed(50, () => meter.deliver(solo, new RequestTicket(randomUUID()), pages.mixed())); // warm-up
 
     const roundTrip = await timed(CALLS, () => pool.query('SELECT 1'));
-    const spend = await timed(CALLS, () => meter.spendRequestId(solo, randomUUID()));
-    const deliver = await timed(CALLS, () => meter.deliver(solo, randomUUID(), pages.mixed()));
-    const repeatsOnly = await timed(CALLS, () =>
-      meter.deliver(solo, randomUUID(), pages.repeats()),
+    const spend = await timed(CALLS, () =>
+      meter.spendRequestId(solo, new RequestTicket(randomUUID())),
     );
-    const empty = await timed(CALLS, () => meter.deliver(solo, randomUUID(), []));
+    const deliver = await timed(CALLS, () =>
+      meter.deliver(solo, new RequestTicket(randomUUID()), pages.mixed()),
+    );
+    const repeatsOnly = await timed(CALLS, () =>
+      meter.deliver(solo, new RequestTicket(randomUUID()), pages.repeats()),
+    );
+    const empty = await timed(CALLS, () =>
+      meter.deliver(solo, new RequestTicket(randomUUID()), []),
+    );
     const snapshot = await timed(CALLS, () => meter.snapshot(solo));
 
     // One account hammered by CONCURRENCY callers: the account lock makes them wait their turn.
@@ -116,7 +123,9 @@ async function main(): Promise<void> {
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = 0; i < Math.ceil(CALLS / CONCURRENCY); i++) {
           contended.push(
-            ...(await timed(1, () => meter.deliver(shared, randomUUID(), sharedPages.mixed()))),
+            ...(await timed(1, () =>
+              meter.deliver(shared, new RequestTicket(randomUUID()), sharedPages.mixed()),
+            )),
           );
         }
       }),

@@ -3,7 +3,7 @@ import { validSearchNodes } from './search/nodes';
 import { parseTrustProxy, type TrustProxy } from './infra/client-address';
 import { connectionEnv, connectionProblems } from './config/connections';
 import { normalizeOrigin, trimTrailing } from './infra/http-text';
-import { DEFAULT_COMMIT_TIMEOUT_MS } from './billing/transaction';
+import { DEFAULT_COMMIT_TIMEOUT_MS } from './store/db';
 
 // Configuration is read once, from the environment, by this schema (decisions 10). A bad value
 // stops start-up with a message naming the variable.

@@ -1,4 +1,4 @@
-import { Meter } from '../billing/meter';
+import { PgMeter } from '../billing/pg-meter';
 import { RateLimits } from '../billing/rate-limit';
 import { pingSearch } from '../search/client';
 import { OpenSearchIndex } from '../search/opensearch-index';
@@ -48,7 +48,7 @@ export function realBackends(deps: AppDeps): Backends {
     records: { find: (id) => findOpportunity(deps.pool, id) },
     changes: pgChangeLog(deps.pool, deps.alias),
     keys: pgKeyLookup(deps.pool, deps.keyIndex),
-    meter: new Meter(deps.pool, {
+    meter: new PgMeter(deps.pool, {
       timeoutMs: deps.env.POSTGRES_TIMEOUT_MS,
       commitTimeoutMs: deps.env.POSTGRES_COMMIT_TIMEOUT_MS,
     }),

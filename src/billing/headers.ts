@@ -1,4 +1,4 @@
-import type { DeliveryOutcome } from './meter';
+import type { DeliveryOutcome } from './metering';
 import type { UsageSnapshot } from './snapshot';
 
 // The usage headers of contract 8.3, as a plain name → value map that the HTTP adapter sets and the

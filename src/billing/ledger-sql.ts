@@ -2,17 +2,15 @@ import { ACCOUNT_COLUMNS, rowToAccount, type AccountRow } from '../store/account
 import { accountBilling } from './account-limits';
 import type { AccountBilling, PeriodUsage } from './snapshot';
 
-// The meter's SQL (migration 004) and the mapping of its rows. Kept apart from meter.ts so that the
-// order of the statements there reads on its own.
+// Every statement of the Postgres meter (migrations 004 and 008) and the mapping of its rows. Kept
+// apart from pg-meter.ts so that the order of the statements there reads on its own. The values go
+// in as parameters (prepared statements) or as literals of sql-batch.ts, nothing else.
 
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
 
 /** The account, without a lock (a page of repeats writes nothing, see Meter.deliver). */
 export const ACCOUNT = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1`;
-
-/** Serialises this account's deliveries: the only lock a delivery takes first (no global lock). */
-export const LOCK_ACCOUNT = `${ACCOUNT} FOR UPDATE`;
 
 /** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
 export const ACCOUNT_WITH_USAGE = `
@@ -50,52 +48,46 @@ export const USAGE_AND_NEW_IDS = `
     LEFT JOIN metering_key_usage ku ON ku.key_id = $2::uuid AND ku.period_start = $3`;
 
 /**
- * Records a delivery whose allocation is already decided and covered: the new ids (the first $6
- * included, the rest charged $7 each), the wallet debit and its ledger entry, and the period
- * counters, in one statement. It also gives the transaction back the server's configured commit
- * durability (normally `on`; the meter begins every transaction asynchronous, see transaction.ts):
- * whatever records money is as durable as the database is configured to be when COMMIT returns. $1 account, $2 key, $3 period start, $4 new ids in page order,
- * $5 request id, $6 included count, $7 price, $8 charge, $9 prepaid count, $10 period end.
+ * Spends a request id (contract §17.2): one row per account and id. Its rowCount is 1 when the id
+ * was fresh, 0 when the account had spent it (→ 409). $1 account, $2 request id.
  */
-export const RECORD_DELIVERY = `
-  WITH ins AS (
-    INSERT INTO metering_deliveries
-      (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
-    SELECT $1::uuid, $3::timestamptz, t.id, $2::uuid, $5::text,
-           CASE WHEN t.n <= $6::int THEN 0 ELSE $7::int END
-      FROM unnest($4::uuid[]) WITH ORDINALITY AS t(id, n)
-    ON CONFLICT DO NOTHING
-    RETURNING charge_millicents
-  ), wallet AS (
-    UPDATE accounts SET balance_millicents = balance_millicents - $8::bigint
-     WHERE id = $1 AND $8::bigint > 0
-    RETURNING balance_millicents
-  ), entry AS (
-    INSERT INTO wallet_ledger
-      (account_id, kind, request_id, amount_millicents, balance_after, period_start, opportunity_count)
-    SELECT $1, 'charge', $5, -$8::bigint, balance_millicents, $3, $9::int FROM wallet
-  ), usage AS (
-    INSERT INTO metering_usage AS u
-      (account_id, period_start, period_end, used, included_used, payg_used)
-    VALUES ($1, $3, $10::timestamptz, $6 + $9, $6, $9)
-    ON CONFLICT (account_id, period_start) DO UPDATE SET
-      used = u.used + EXCLUDED.used,
-      included_used = u.included_used + EXCLUDED.included_used,
-      payg_used = u.payg_used + EXCLUDED.payg_used,
-      period_end = EXCLUDED.period_end,
-      updated_at = now()
-    RETURNING used, included_used, payg_used
-  ), key_usage AS (
-    INSERT INTO metering_key_usage AS k (key_id, period_start, included_used)
-    SELECT $2, $3, $6 WHERE $6 > 0
-    ON CONFLICT (key_id, period_start) DO UPDATE SET included_used = k.included_used + EXCLUDED.included_used
-  )
-  SELECT (SELECT count(*) FROM ins)::int AS inserted,
-         (SELECT coalesce(sum(charge_millicents), 0) FROM ins)::text AS charged,
-         usage.used, usage.included_used, usage.payg_used,
-         set_config('synchronous_commit', durability.reset_val, true) AS synchronous_commit
-    FROM usage, pg_settings AS durability
-   WHERE durability.name = 'synchronous_commit'`;
+export const SPEND_REQUEST_ID = `
+  INSERT INTO metering_request_ids (account_id, request_id) VALUES ($1, $2)
+  ON CONFLICT (account_id, request_id) DO NOTHING`;
+
+/** contract §17.4: "A spent id is remembered for at least 7 days (older ones may be pruned)." */
+export const REQUEST_ID_RETENTION_DAYS = 7;
+
+/**
+ * Deletes at most $2 ids spent before $1, so that one prune never holds a long transaction; repeat
+ * until it deletes fewer than $2. The index on created_at finds them.
+ */
+export const PRUNE_REQUEST_IDS = `
+  DELETE FROM metering_request_ids WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM metering_request_ids WHERE created_at < $1 LIMIT $2))`;
+
+/**
+ * The charge of a delivery, as one statement (migration 008 holds meter_charge and why it is safe
+ * under concurrency). $1 account, $2 key, $3 period start, $4 period end, $5 the ids new at the
+ * caller's read, in page order, $6 request id, $7 the account's allowance, $8 billing model,
+ * $9 price per opportunity.
+ */
+export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, payg,
+         charge::text AS charge, used, included_used, payg_used, balance::text AS balance,
+         included_available
+    FROM meter_charge($1::uuid, $2::uuid, $3::timestamptz, $4::timestamptz, $5::uuid[], $6::text,
+                      $7::int, $8::text, $9::int)`;
+
+/**
+ * The charge's transaction commits asynchronously, so that the account's next charge does not wait
+ * for this one's disk flush while its counter rows are locked (a flush takes ~5 ms on this kind of
+ * disk: one account would be held to ~200 charges a second). Before the delivery is answered this
+ * statement, run right after that COMMIT in its own synchronously committed transaction, writes
+ * a WAL record and waits for the WAL to reach the disk up to it, and so up to the charge's commit
+ * record before it: the charge is as durable as the server's synchronous_commit when the page goes
+ * out. Concurrent flushes share one disk write (Postgres's group commit).
+ */
+export const DURABLE = `SELECT pg_logical_emit_message(true, 'meter', 'durable')`;
 
 export type { AccountRow };
 
@@ -112,9 +104,19 @@ export interface UsageAndNewRow extends UsageColumns {
   new_ids: string[];
 }
 
-export interface RecordedRow extends UsageColumns {
-  inserted: number;
-  charged: string;
+export interface ChargeRow extends UsageColumns {
+  outcome:
+    | 'delivered'
+    | 'repeats'
+    | 'insufficient_balance'
+    | 'opportunity_quota_exhausted'
+    | 'key_not_found';
+  new_ids: string[] | null;
+  included: number | null;
+  payg: number | null;
+  charge: string | null;
+  balance: string | null;
+  included_available: number | null;
 }
 
 export function toAccountBilling(row: AccountRow): AccountBilling {

@@ -1,18 +1,18 @@
 import { deliveredByIds } from '../domain/delivered-records';
 import { accountBilling } from './account-limits';
 import { allocate } from './allocate';
-import { periodOf } from './meter';
 import {
   duplicateRequestId,
+  type RequestTicket,
   noDelivery,
   type BillingSubject,
   type Metering,
   type PageDelivery,
 } from './metering';
 import { cutPage, type PageRules } from './page-budget';
+import { periodOf } from './period';
 import type { PeriodDeliveries } from './period-deliveries';
 import { accountAllowance, includedAvailable } from './plans';
-import { RequestTicket } from './request-ids';
 import { buildSnapshot, NO_USAGE, type PeriodUsage, type UsageSnapshot } from './snapshot';
 import type { MemoryAccounts } from '../store/memory-accounts';
 
@@ -30,7 +30,7 @@ interface PeriodLedger {
  * The meter's rules in process memory (issue 12), for the fast suite: request ids spent once per
  * account (409), ids new this period delivered once, included allowance first (account and key),
  * then the wallet at 400 millicents each, or the whole delivery refused (402) with nothing
- * recorded; legacy models as decisions 6. The same pure rules as Meter (allocate, cutPage,
+ * recorded; legacy models as decisions 6. The same pure rules as PgMeter (allocate, cutPage,
  * currentPeriod, buildSnapshot); only the ledger is an object instead of tables. Single-threaded
  * JavaScript makes each call atomic, which the account lock does for Postgres.
  */
@@ -46,8 +46,7 @@ export class MemoryMeter implements Metering {
     this.now = options.now ?? (() => new Date());
   }
 
-  async spendRequestId(subject: BillingSubject, request: string | RequestTicket): Promise<void> {
-    const ticket = typeof request === 'string' ? new RequestTicket(request) : request;
+  async spendRequestId(subject: BillingSubject, ticket: RequestTicket): Promise<void> {
     if (ticket.spent) return;
     const spent = this.spent.get(subject.accountId) ?? new Set<string>();
     this.spent.set(subject.accountId, spent);
@@ -58,12 +57,12 @@ export class MemoryMeter implements Metering {
 
   async deliver(
     subject: BillingSubject,
-    request: string | RequestTicket,
+    ticket: RequestTicket,
     opportunityIds: readonly string[],
     rules: PageRules = {},
   ): Promise<PageDelivery> {
     // A ticket is spent with its delivery, and stays spent when the page is refused with 402.
-    if (typeof request !== 'string') await this.spendRequestId(subject, request);
+    await this.spendRequestId(subject, ticket);
     const { billing, period, ledger } = this.current(subject.accountId);
     const key = this.accounts.key(subject.keyId);
     if (key?.account_id !== subject.accountId)

@@ -1,12 +1,29 @@
 import { ApiError } from '../domain/errors';
 import type { PageRules } from './page-budget';
-import type { RequestTicket } from './request-ids';
 import type { PeriodDeliveries } from './period-deliveries';
 import type { UsageSnapshot } from './snapshot';
 
-// The metering capability (contract 8.2, decisions 7) as the read service uses it. Two
-// implementations: Meter (billing/meter.ts) over the Postgres ledger serves the API; MemoryMeter
-// (billing/memory-meter.ts) keeps the same rules in process memory for the fast suite.
+// The metering capability (contract §16, §17) as the read service uses it: its interface and every
+// type it speaks. Two implementations: PgMeter (billing/pg-meter.ts) over the Postgres ledger
+// serves the API; MemoryMeter (billing/memory-meter.ts) keeps the same rules in process memory for
+// the fast suite.
+
+/**
+ * A billable call's request id (contract §17.2), spent exactly once: by its delivery's first round
+ * trip when the call gets that far, otherwise on its own. `spent` turns true once a committed
+ * statement holds the id, or once the id proved spent already (409 duplicate_request_id).
+ */
+export class RequestTicket {
+  spent = false;
+  constructor(readonly id: string) {}
+
+  /** An id that is not this call's to spend (spent before, or by a caller that spends it itself). */
+  static spentAlready(id: string): RequestTicket {
+    const ticket = new RequestTicket(id);
+    ticket.spent = true;
+    return ticket;
+  }
+}
 
 /** Who a metered request is billed to: the authenticated account and the key it used. */
 export interface BillingSubject {
@@ -34,22 +51,21 @@ export interface PageDelivery extends DeliveryOutcome {
 
 export interface Metering {
   /**
-   * Spends the id on its own (a ticket already spent is left as it is); 409 duplicate_request_id
-   * when the account already spent it (decisions 7).
+   * Spends the ticket's id on its own (a ticket already spent is left as it is); 409
+   * duplicate_request_id when the account already spent it (contract §17.3).
    */
-  spendRequestId(subject: BillingSubject, request: string | RequestTicket): Promise<void>;
+  spendRequestId(subject: BillingSubject, ticket: RequestTicket): Promise<void>;
   /**
    * Records and charges the ids new this period: included allowance first, then the wallet;
-   * 402 with nothing recorded when the wallet cannot cover it (contract 8.2.3, 8.2.4). A ticket
+   * 402 with nothing recorded when the wallet cannot cover it (contract §16.3, §16.4). A ticket
    * not yet spent is spent with the delivery (409 before anything is delivered when it was spent
-   * before) and stays spent after a 402; a plain string id is only recorded with the delivery.
+   * before) and stays spent after a 402; a ticket spent already is only recorded with it.
    */
   deliver(
     subject: BillingSubject,
-    request: string | RequestTicket,
+    ticket: RequestTicket,
     opportunityIds: readonly string[],
     rules?: PageRules,
-    options?: { repeatsLikely?: boolean },
   ): Promise<PageDelivery>;
   /** The current period's delivered ids and remaining included allowance (decisions 11). */
   periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries>;
@@ -59,7 +75,7 @@ export interface Metering {
   allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean>;
 }
 
-/** 409: a request id is spent once per account, whatever its outcome (decisions 7). */
+/** 409: a request id is spent once per account, whatever its outcome (contract §17.3). */
 export function duplicateRequestId(): ApiError {
   return new ApiError(
     'duplicate_request_id',

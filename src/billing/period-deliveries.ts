@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredCache, REFRESH_OVERLAP_MS, entrySize, type Entry } from './delivered-cache';
-import type { BillingSubject } from './meter';
+import type { BillingSubject } from './metering';
 import type { Period } from './period';
 import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel } from './plans';
 

@@ -46,6 +46,27 @@ export function currentPeriod(settings: PeriodSettings, now: Date): Period {
   return now < storedStart ? recurring(storedStart, 1, now) : recurring(storedEnd, 1, now);
 }
 
+/** What an account's period depends on (billing/snapshot.ts AccountBilling has it all). */
+export interface PeriodSource {
+  settings: { billingModel: BillingModel };
+  plan: { periodKind: PeriodKind };
+  storedPeriodStart: Date | null;
+  storedPeriodEnd: Date | null;
+}
+
+/** The account's current period, from its billing columns. */
+export function periodOf(account: PeriodSource, now: Date): Period {
+  return currentPeriod(
+    {
+      billingModel: account.settings.billingModel,
+      periodKind: account.plan.periodKind,
+      storedStart: account.storedPeriodStart,
+      storedEnd: account.storedPeriodEnd,
+    },
+    now,
+  );
+}
+
 /**
  * `anchor` plus `months` calendar months, same time of day; a day that the target month lacks is
  * clamped to its last day (Jan 31 + 1 month = Feb 28, or Feb 29 in a leap year).

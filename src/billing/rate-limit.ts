@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import { Limiter, type LimitDecision } from '../infra/limiter';
-import type { BillingSubject } from './meter';
+import type { BillingSubject } from './metering';
 
 export interface RateDecision {
   /** Effective requests per window: the stricter of account and key (decisions 6). */

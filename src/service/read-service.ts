@@ -1,5 +1,9 @@
-import type { BillingSubject, DeliveryOutcome, Metering } from '../billing/metering';
-import { RequestTicket } from '../billing/request-ids';
+import {
+  RequestTicket,
+  type BillingSubject,
+  type DeliveryOutcome,
+  type Metering,
+} from '../billing/metering';
 import { UsageCache } from '../billing/usage-cache';
 import {
   RateLimitExceeded,
@@ -131,7 +135,7 @@ export class ReadService {
   ): Promise<Outcome<ListEnvelope>> {
     return this.serve(caller, !revalidation, async (ticket, window) => {
       const spend = revalidation
-        ? () => this.meter.spendRequestId(subject(caller), caller.requestId)
+        ? () => this.meter.spendRequestId(subject(caller), new RequestTicket(caller.requestId))
         : async () => undefined;
       const accountId = caller.auth.account.id;
       const { request, page, body, notModified, envelopeOf } = await beforeSpending(
@@ -176,9 +180,6 @@ export class ReadService {
           ticket,
           page.records.map((r) => r.id),
           { maxNew: request.options.maxNew, newOnly: request.filter.unseen_only === true },
-          // A page from the search cache was asked for lately: most likely a page of repeats,
-          // which the meter then serves without the account lock (issue 13).
-          { repeatsLikely: page.fromCache },
         ),
       );
       // max_new and unseen_only may cut the page under the account lock (decisions 11).

@@ -72,7 +72,16 @@ export interface TransactionOptions {
    * server, and its caller would then be told the opposite of what happened.
    */
   commitTimeoutMs?: number;
+  /**
+   * A statement sent with the COMMIT, in the same round trip and under the same deadline, that runs
+   * after it in a transaction of its own (the meter's DURABLE flush). An error from either leaves
+   * the commit unknown (CommitUnconfirmed): node-postgres cannot tell which of the two failed.
+   */
+  afterCommit?: string;
 }
+
+/** POSTGRES_COMMIT_TIMEOUT_MS's default. */
+export const DEFAULT_COMMIT_TIMEOUT_MS = 15_000;
 
 /**
  * Runs `fn` in one transaction. `begin` may extend BEGIN with SET LOCAL statements; null means `fn`
@@ -97,7 +106,7 @@ export async function withTransaction<T>(
   try {
     if (begin !== null) await client.query(begin);
     const result = await fn(client);
-    await commit(client, options.commitTimeoutMs);
+    await commit(client, options.commitTimeoutMs, options.afterCommit);
     return result;
   } catch (err) {
     if (err instanceof CommitUnconfirmed) {
@@ -118,16 +127,20 @@ export async function withTransaction<T>(
  * COMMIT, with its own deadline when given. An error the server answered (a DatabaseError) means
  * the transaction did not commit; anything else (a timeout, a lost connection) leaves it unknown.
  */
-async function commit(client: PoolClient, timeoutMs: number | undefined): Promise<void> {
+async function commit(
+  client: PoolClient,
+  timeoutMs: number | undefined,
+  afterCommit: string | undefined,
+): Promise<void> {
   try {
     // node-postgres reads query_timeout per query too (its types omit it).
     const withDeadline: QueryConfig & { query_timeout?: number } = {
-      text: 'COMMIT',
+      text: afterCommit === undefined ? 'COMMIT' : `COMMIT;\n${afterCommit}`,
       query_timeout: timeoutMs === undefined ? undefined : Math.max(1, Math.floor(timeoutMs)),
     };
     await client.query(withDeadline);
   } catch (err) {
-    if (err instanceof DatabaseError) throw err;
+    if (err instanceof DatabaseError && afterCommit === undefined) throw err;
     throw new CommitUnconfirmed(err);
   }
 }

@@ -1,7 +1,8 @@
 import { compose } from '../../src/app/compose';
 import { randomUUID } from 'node:crypto';
 import { usageHeaders } from '../../src/billing/headers';
-import { Meter } from '../../src/billing/meter';
+import { RequestTicket } from '../../src/billing/metering';
+import { PgMeter } from '../../src/billing/pg-meter';
 import { parseArgs, UsageError } from '../../src/cli/command';
 import { usageCommand } from '../../src/cli/commands/usage';
 import { createAccount, createKey, opportunityIds } from '../support/billing-fixtures';
@@ -25,9 +26,9 @@ describe('usage CLI', () => {
       balanceMillicents: 1000,
     });
     const keyId = await createKey(ctx.deps.pool, accountId);
-    const outcome = await new Meter(ctx.deps.pool).deliver(
+    const outcome = await new PgMeter(ctx.deps.pool).deliver(
       { accountId, keyId },
-      randomUUID(),
+      RequestTicket.spentAlready(randomUUID()),
       opportunityIds(5),
     );
     const h = usageHeaders(outcome.usage, outcome, { marketplaceVerified: false });

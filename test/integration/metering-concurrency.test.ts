@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { Meter, type DeliveryOutcome } from '../../src/billing/meter';
+import { RequestTicket, type DeliveryOutcome } from '../../src/billing/metering';
+import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
 import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -10,12 +11,12 @@ import { createTestContext, type TestContext } from '../support/harness';
 
 let ctx: TestContext;
 let pool: Pool;
-let meter: Meter;
+let meter: PgMeter;
 beforeAll(async () => {
   ctx = await createTestContext();
   // Enough connections that the 40 calls really contend for the account lock in Postgres.
   pool = new Pool({ connectionString: ctx.databaseUrl, max: 40 });
-  meter = new Meter(pool);
+  meter = new PgMeter(pool);
 });
 afterAll(async () => {
   await pool.end();
@@ -34,7 +35,7 @@ async function runAll(subjects: { accountId: string; keyId: string }[], idPages:
     idPages.map((ids, i) =>
       meter.deliver(
         subjects[i % subjects.length] ?? { accountId: '', keyId: '' },
-        randomUUID(),
+        RequestTicket.spentAlready(randomUUID()),
         ids,
       ),
     ),

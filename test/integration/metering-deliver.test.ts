@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Meter } from '../../src/billing/meter';
+import { RequestTicket } from '../../src/billing/metering';
+import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
 import {
   createAccount,
@@ -13,10 +14,10 @@ import { createTestContext, type TestContext } from '../support/harness';
 // contract 8.2, decisions 6-7: the ledger against a real Postgres.
 
 let ctx: TestContext;
-let meter: Meter;
+let meter: PgMeter;
 beforeAll(async () => {
   ctx = await createTestContext();
-  meter = new Meter(ctx.deps.pool);
+  meter = new PgMeter(ctx.deps.pool);
 });
 afterAll(() => ctx.close());
 
@@ -37,7 +38,7 @@ async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
 describe('deliver', () => {
   it('uses the included allowance first, then prepaid credit: 3 included + 2 at 400', async () => {
     const s = await subjectFor({ allowanceOverride: 3, balanceMillicents: 1000 });
-    const out = await meter.deliver(s, randomUUID(), opportunityIds(5));
+    const out = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(5));
     expect(out).toMatchObject({
       newCount: 5,
       includedNewCount: 3,
@@ -66,11 +67,14 @@ describe('deliver', () => {
   it('refuses the whole delivery with 402 when the rest cannot be covered, touching nothing', async () => {
     const s = await subjectFor({ allowanceOverride: 2, balanceMillicents: 700 });
     const first = opportunityIds(3);
-    await meter.deliver(s, randomUUID(), first); // 2 included + 1 at 400 → balance 300
+    await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), first); // 2 included + 1 at 400 → balance 300
     const before = await ledgerState(ctx.deps.pool, s.accountId);
     // One repeat, two new: 800 needed, 300 left.
     const err = await errorOf(
-      meter.deliver(s, randomUUID(), [first[0] ?? '', ...opportunityIds(2)]),
+      meter.deliver(s, RequestTicket.spentAlready(randomUUID()), [
+        first[0] ?? '',
+        ...opportunityIds(2),
+      ]),
     );
     expect(err).toMatchObject({ code: 'insufficient_balance', status: 402 });
     expect(await ledgerState(ctx.deps.pool, s.accountId)).toEqual(before);
@@ -80,9 +84,15 @@ describe('deliver', () => {
   it('delivers repeats and duplicates within a page at no charge', async () => {
     const s = await subjectFor({ allowanceOverride: 0, balanceMillicents: 1200 });
     const ids = opportunityIds(2);
-    const first = await meter.deliver(s, randomUUID(), [...ids, ids[0] ?? '']);
+    const first = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), [
+      ...ids,
+      ids[0] ?? '',
+    ]);
     expect(first).toMatchObject({ newCount: 2, paygNewCount: 2, chargeMillicents: 800 });
-    const again = await meter.deliver(s, randomUUID(), [ids[1] ?? '', ids[0] ?? '']);
+    const again = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), [
+      ids[1] ?? '',
+      ids[0] ?? '',
+    ]);
     expect(again).toMatchObject({
       newCount: 0,
       includedNewCount: 0,
@@ -99,7 +109,7 @@ describe('deliver', () => {
 
   it('consumes nothing for a zero-result page', async () => {
     const s = await subjectFor({ balanceMillicents: 400 });
-    const out = await meter.deliver(s, randomUUID(), []);
+    const out = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), []);
     expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0 });
     expect(out.usage).toMatchObject({
       used: 0,
@@ -119,14 +129,16 @@ describe('deliver', () => {
       allowanceOverride: 2,
       balanceMillicents: 100_000,
     });
-    const out = await meter.deliver(s, randomUUID(), opportunityIds(2));
+    const out = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(2));
     expect(out.usage).toMatchObject({
       planId: null,
       allowance: 2,
       remaining: 0,
       balanceMillicents: 0,
     });
-    const err = await errorOf(meter.deliver(s, randomUUID(), opportunityIds(1)));
+    const err = await errorOf(
+      meter.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(1)),
+    );
     expect(err).toMatchObject({ code: 'opportunity_quota_exhausted', status: 402 });
     expect(await ledgerState(ctx.deps.pool, s.accountId)).toMatchObject({
       balance: 100_000,
@@ -141,7 +153,7 @@ describe('deliver', () => {
       allowanceOverride: 50,
       balanceMillicents: 2000,
     });
-    const out = await meter.deliver(s, randomUUID(), opportunityIds(3));
+    const out = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(3));
     expect(out).toMatchObject({ includedNewCount: 0, paygNewCount: 3, chargeMillicents: 1200 });
     expect(out.usage).toMatchObject({
       planId: null,
@@ -155,9 +167,13 @@ describe('deliver', () => {
   it('holds a key to its own lower allowance; other keys keep the account allowance', async () => {
     const s = await subjectFor({ allowanceOverride: 10, balanceMillicents: 800 }, { allowance: 2 });
     const other = { accountId: s.accountId, keyId: await createKey(ctx.deps.pool, s.accountId) };
-    const a = await meter.deliver(s, randomUUID(), opportunityIds(3));
+    const a = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(3));
     expect(a).toMatchObject({ includedNewCount: 2, paygNewCount: 1, chargeMillicents: 400 });
-    const b = await meter.deliver(other, randomUUID(), opportunityIds(3));
+    const b = await meter.deliver(
+      other,
+      RequestTicket.spentAlready(randomUUID()),
+      opportunityIds(3),
+    );
     expect(b).toMatchObject({ includedNewCount: 3, paygNewCount: 0, chargeMillicents: 0 });
     expect(b.usage).toMatchObject({
       used: 6,
@@ -170,18 +186,20 @@ describe('deliver', () => {
 
   it('includes nothing for an enterprise account without an allowance', async () => {
     const s = await subjectFor({ planId: 'enterprise', balanceMillicents: 400 });
-    const out = await meter.deliver(s, randomUUID(), opportunityIds(1));
+    const out = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(1));
     expect(out).toMatchObject({ includedNewCount: 0, paygNewCount: 1, chargeMillicents: 400 });
     expect(out.usage).toMatchObject({ planId: 'enterprise', allowance: 0, allowanceUnset: true });
   });
 
   it('starts a new period from zero: an opportunity is new again next month', async () => {
     const s = await subjectFor({ allowanceOverride: 5 });
-    const march = new Meter(ctx.deps.pool, { now: () => new Date('2025-03-31T23:59:59Z') });
-    const april = new Meter(ctx.deps.pool, { now: () => new Date('2025-04-01T00:00:00Z') });
+    const march = new PgMeter(ctx.deps.pool, { now: () => new Date('2025-03-31T23:59:59Z') });
+    const april = new PgMeter(ctx.deps.pool, { now: () => new Date('2025-04-01T00:00:00Z') });
     const ids = opportunityIds(2);
-    expect((await march.deliver(s, randomUUID(), ids)).newCount).toBe(2);
-    const next = await april.deliver(s, randomUUID(), ids);
+    expect((await march.deliver(s, RequestTicket.spentAlready(randomUUID()), ids)).newCount).toBe(
+      2,
+    );
+    const next = await april.deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
     expect(next.newCount).toBe(2);
     expect(next.usage).toMatchObject({ used: 2, remaining: 3 });
     expect(next.usage.periodEnd.toISOString()).toBe('2025-05-01T00:00:00.000Z');
@@ -194,43 +212,47 @@ describe('deliver', () => {
     // a guess made stale by the clock must never count the old period's deliveries.
     const s = await subjectFor({ allowanceOverride: 5 });
     let now = new Date('2025-06-30T23:59:59Z');
-    const moving = new Meter(ctx.deps.pool, { now: () => now });
+    const moving = new PgMeter(ctx.deps.pool, { now: () => now });
     const ids = opportunityIds(2);
-    expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(2);
-    expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(0);
+    expect((await moving.deliver(s, RequestTicket.spentAlready(randomUUID()), ids)).newCount).toBe(
+      2,
+    );
+    expect((await moving.deliver(s, RequestTicket.spentAlready(randomUUID()), ids)).newCount).toBe(
+      0,
+    );
     now = new Date('2025-07-01T00:00:00Z');
-    const next = await moving.deliver(s, randomUUID(), [...ids, ...opportunityIds(1)]);
+    const next = await moving.deliver(s, RequestTicket.spentAlready(randomUUID()), [
+      ...ids,
+      ...opportunityIds(1),
+    ]);
     expect(next).toMatchObject({ newCount: 3, includedNewCount: 3, chargeMillicents: 0 });
     expect(next.usage).toMatchObject({ used: 3, remaining: 2 });
     expect(next.usage.periodStart.toISOString()).toBe('2025-07-01T00:00:00.000Z');
-    expect((await moving.deliver(s, randomUUID(), ids)).newCount).toBe(0);
+    expect((await moving.deliver(s, RequestTicket.spentAlready(randomUUID()), ids)).newCount).toBe(
+      0,
+    );
   });
 
-  it('serves a page of repeats without the lock exactly as under it (repeatsLikely, issue 13)', async () => {
+  it('serves a page of repeats, whatever its rules, without writing anything', async () => {
     const s = await subjectFor({ allowanceOverride: 3, balanceMillicents: 2000 });
     const ids = opportunityIds(4);
-    const first = await meter.deliver(s, randomUUID(), ids, {}, { repeatsLikely: true });
+    const first = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
     expect(first).toMatchObject({ newCount: 4, includedNewCount: 3, chargeMillicents: 400 });
     const before = await ledgerState(ctx.deps.pool, s.accountId);
     for (const rules of [{}, { newOnly: true }, { maxNew: 0 }]) {
-      const locked = await meter.deliver(s, randomUUID(), ids, rules);
-      const unlocked = await meter.deliver(s, randomUUID(), ids, rules, { repeatsLikely: true });
+      const locked = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), ids, rules);
+      const unlocked = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), ids, rules);
       expect(unlocked).toEqual(locked);
     }
-    expect((await meter.deliver(s, randomUUID(), ids, {}, { repeatsLikely: true })).usage).toEqual(
+    expect((await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), ids)).usage).toEqual(
       await meter.snapshot(s),
     );
     expect(await ledgerState(ctx.deps.pool, s.accountId)).toEqual(before);
     // One new id among the repeats: delivered and charged under the lock as ever.
-    const mixed = await meter.deliver(
-      s,
-      randomUUID(),
-      [...ids, ...opportunityIds(1)],
-      {},
-      {
-        repeatsLikely: true,
-      },
-    );
+    const mixed = await meter.deliver(s, RequestTicket.spentAlready(randomUUID()), [
+      ...ids,
+      ...opportunityIds(1),
+    ]);
     expect(mixed).toMatchObject({ newCount: 1, chargeMillicents: 400 });
     expect(mixed.usage).toMatchObject({ used: 5, balanceMillicents: 1200 });
   });
@@ -238,17 +260,17 @@ describe('deliver', () => {
   it('does not wait for the account lock for a page of repeats', async () => {
     const s = await subjectFor({ balanceMillicents: 0 });
     const ids = opportunityIds(2);
-    const short = new Meter(ctx.deps.pool, { timeoutMs: 3000 });
-    await short.deliver(s, randomUUID(), ids);
+    const short = new PgMeter(ctx.deps.pool, { timeoutMs: 3000 });
+    await short.deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
     const holder = await ctx.deps.pool.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [s.accountId]);
-      const out = await short.deliver(s, randomUUID(), ids, {}, { repeatsLikely: true });
+      const out = await short.deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
       expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: ids });
       // Anything new still needs the lock: it waits, and past the timeout it is a 503.
       const err = await errorOf(
-        short.deliver(s, randomUUID(), opportunityIds(1), {}, { repeatsLikely: true }),
+        short.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(1)),
       );
       expect(err.code).toBe('metering_unavailable');
     } finally {
@@ -263,8 +285,8 @@ describe('deliver', () => {
       periodStart: new Date('2025-01-15T00:00:00Z'),
       periodEnd: new Date('2025-02-15T00:00:00Z'),
     });
-    const jan = new Meter(ctx.deps.pool, { now: () => new Date('2025-02-01T00:00:00Z') });
-    const out = await jan.deliver(s, randomUUID(), opportunityIds(1));
+    const jan = new PgMeter(ctx.deps.pool, { now: () => new Date('2025-02-01T00:00:00Z') });
+    const out = await jan.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(1));
     expect(out.usage).toMatchObject({ planId: 'builder', allowance: 25000, used: 1 });
     expect(out.usage.periodStart.toISOString()).toBe('2025-01-15T00:00:00.000Z');
     expect(out.usage.periodEnd.toISOString()).toBe('2025-02-15T00:00:00.000Z');
@@ -276,10 +298,10 @@ describe('request ids (decisions 7)', () => {
     const s = await subjectFor({});
     const t = await subjectFor({});
     const id = `req-${randomUUID()}`;
-    await meter.spendRequestId(s, id);
-    const err = await errorOf(meter.spendRequestId(s, id));
+    await meter.spendRequestId(s, new RequestTicket(id));
+    const err = await errorOf(meter.spendRequestId(s, new RequestTicket(id)));
     expect(err).toMatchObject({ code: 'duplicate_request_id', status: 409 });
-    await expect(meter.spendRequestId(t, id)).resolves.toBeUndefined();
+    await expect(meter.spendRequestId(t, new RequestTicket(id))).resolves.toBeUndefined();
   });
 
   it('prunes ids older than 7 days and only those', async () => {
@@ -290,8 +312,10 @@ describe('request ids (decisions 7)', () => {
       [s.accountId],
     );
     expect(await meter.pruneRequestIds()).toBeGreaterThanOrEqual(1);
-    await expect(meter.spendRequestId(s, 'old')).resolves.toBeUndefined();
-    await expect(errorOf(meter.spendRequestId(s, 'recent'))).resolves.toMatchObject({
+    await expect(meter.spendRequestId(s, new RequestTicket('old'))).resolves.toBeUndefined();
+    await expect(
+      errorOf(meter.spendRequestId(s, new RequestTicket('recent'))),
+    ).resolves.toMatchObject({
       code: 'duplicate_request_id',
     });
   });

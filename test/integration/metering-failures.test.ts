@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { Meter } from '../../src/billing/meter';
+import { RequestTicket } from '../../src/billing/metering';
+import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
 import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -26,15 +27,19 @@ describe('Postgres unreachable', () => {
       connectionTimeoutMillis: 2000,
     });
     pool.on('error', () => undefined);
-    const meter = new Meter(pool);
+    const meter = new PgMeter(pool);
     const subject = { accountId: randomUUID(), keyId: randomUUID() };
     try {
-      expect(await codeOf(meter.deliver(subject, 'r1', opportunityIds(3)))).toBe(
+      expect(
+        await codeOf(meter.deliver(subject, RequestTicket.spentAlready('r1'), opportunityIds(3))),
+      ).toBe('metering_unavailable');
+      expect(await codeOf(meter.snapshot(subject))).toBe('metering_unavailable');
+      expect(await codeOf(meter.spendRequestId(subject, new RequestTicket('r2')))).toBe(
         'metering_unavailable',
       );
-      expect(await codeOf(meter.snapshot(subject))).toBe('metering_unavailable');
-      expect(await codeOf(meter.spendRequestId(subject, 'r2'))).toBe('metering_unavailable');
-      expect(await codeOf(meter.deliver(subject, 'r3', []))).toBe('metering_unavailable');
+      expect(await codeOf(meter.deliver(subject, RequestTicket.spentAlready('r3'), []))).toBe(
+        'metering_unavailable',
+      );
     } finally {
       await pool.end();
     }
@@ -67,10 +72,12 @@ describe('Postgres failing mid-delivery', () => {
       allowanceOverride: 0,
     });
     const subject = { accountId, keyId: await createKey(ctx.deps.pool, accountId) };
-    const meter = new Meter(ctx.deps.pool);
+    const meter = new PgMeter(ctx.deps.pool);
     const before = await ledgerState(ctx.deps.pool, accountId);
     const code = await withAccountLocked(accountId, async () => {
-      const pending = codeOf(meter.deliver(subject, 'r1', opportunityIds(3)));
+      const pending = codeOf(
+        meter.deliver(subject, RequestTicket.spentAlready('r1'), opportunityIds(3)),
+      );
       // Wait until the delivery is blocked on the lock, then kill its backend.
       for (let i = 0; i < 100; i++) {
         const { rows } = await ctx.deps.pool.query<{ n: number }>(
@@ -85,17 +92,17 @@ describe('Postgres failing mid-delivery', () => {
     expect(code).toBe('metering_unavailable');
     expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
     // The pool recovers: the next delivery goes through.
-    const out = await meter.deliver(subject, 'r2', opportunityIds(1));
+    const out = await meter.deliver(subject, RequestTicket.spentAlready('r2'), opportunityIds(1));
     expect(out.chargeMillicents).toBe(400);
   });
 
   it('gives metering_unavailable when the account lock cannot be had in time', async () => {
     const accountId = await createAccount(ctx.deps.pool, { balanceMillicents: 4000 });
     const subject = { accountId, keyId: await createKey(ctx.deps.pool, accountId) };
-    const meter = new Meter(ctx.deps.pool, { timeoutMs: 200 });
+    const meter = new PgMeter(ctx.deps.pool, { timeoutMs: 200 });
     const before = await ledgerState(ctx.deps.pool, accountId);
     const code = await withAccountLocked(accountId, () =>
-      codeOf(meter.deliver(subject, 'r1', opportunityIds(2))),
+      codeOf(meter.deliver(subject, RequestTicket.spentAlready('r1'), opportunityIds(2))),
     );
     expect(code).toBe('metering_unavailable');
     expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
@@ -103,9 +110,9 @@ describe('Postgres failing mid-delivery', () => {
 
   it('keeps programming errors apart: an unknown key is a bug, not an outage', async () => {
     const accountId = await createAccount(ctx.deps.pool);
-    const meter = new Meter(ctx.deps.pool);
+    const meter = new PgMeter(ctx.deps.pool);
     const err = await meter
-      .deliver({ accountId, keyId: randomUUID() }, 'r1', opportunityIds(1))
+      .deliver({ accountId, keyId: randomUUID() }, new RequestTicket('r1'), opportunityIds(1))
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(ApiError);

@@ -14,12 +14,18 @@ export interface CommitProxy {
   close(): Promise<void>;
 }
 
-const COMMIT_QUERY = Buffer.from('COMMIT\0');
+const COMMIT_QUERY = Buffer.from('COMMIT');
 
-/** A simple-protocol Query message ('Q', int32 length, text) for COMMIT within the chunk. */
+/**
+ * A simple-protocol Query message ('Q', int32 length, text) whose text is COMMIT, alone or first of
+ * several statements (the meter sends its durability flush with it: `COMMIT;\nSELECT ...`).
+ */
 function hasCommit(chunk: Buffer): boolean {
-  const at = chunk.indexOf(COMMIT_QUERY);
-  return at >= 5 && chunk[at - 5] === 0x51;
+  for (let at = chunk.indexOf(COMMIT_QUERY); at >= 0; at = chunk.indexOf(COMMIT_QUERY, at + 1)) {
+    const next = chunk[at + COMMIT_QUERY.length];
+    if (at >= 5 && chunk[at - 5] === 0x51 && (next === 0 || next === 0x3b)) return true;
+  }
+  return false;
 }
 
 export async function startCommitProxy(

@@ -1,5 +1,5 @@
 import { usageHeaders } from '../../src/billing/headers';
-import type { DeliveryOutcome } from '../../src/billing/meter';
+import type { DeliveryOutcome } from '../../src/billing/metering';
 import type { PlanLimits } from '../../src/billing/plans';
 import { rateLimitHeaders } from '../../src/billing/rate-limit';
 import { buildSnapshot, NO_USAGE, type AccountBilling } from '../../src/billing/snapshot';

@@ -1,0 +1,358 @@
+import type { Pool, QueryConfig } from 'pg';
+import { metrics } from '../infra/metrics';
+import { DEFAULT_COMMIT_TIMEOUT_MS, withTransaction } from '../store/db';
+import { allocate } from './allocate';
+import { allDelivered } from './delivered';
+import { DeliveredCache } from './delivered-cache';
+import {
+  ACCOUNT,
+  ACCOUNT_WITH_USAGE,
+  CHARGE,
+  DURABLE,
+  PRUNE_REQUEST_IDS,
+  REQUEST_ID_RETENTION_DAYS,
+  SPEND_REQUEST_ID,
+  USAGE_AND_NEW_IDS,
+  toAccountBilling,
+  toSafeInteger,
+  toUsage,
+  type AccountRow,
+  type ChargeRow,
+  type UsageAndNewRow,
+  type UsageColumns,
+} from './ledger-sql';
+import {
+  duplicateRequestId,
+  noDelivery,
+  type BillingSubject,
+  type Metering,
+  type PageDelivery,
+  type RequestTicket,
+} from './metering';
+import { cutPage, type PageCut, type PageRules } from './page-budget';
+import { periodOf, type Period } from './period';
+import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
+import { failClosed } from './pg-errors';
+import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
+import { runBatch, statement, type Statement } from './sql-batch';
+import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
+
+const PERIOD_GUESSES = 10_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface MeterOptions {
+  /** The clock (tests move it across periods). */
+  now?: () => Date;
+  /** One spent request id in this many also prunes expired ids; 0 never does. */
+  pruneOneIn?: number;
+  /** Bound on waiting for a lock and on each statement; past it → 503. */
+  timeoutMs?: number;
+  /** How long a delivery's COMMIT may take to be confirmed (contract §16.6; never cut sooner). */
+  commitTimeoutMs?: number;
+}
+
+/** What a delivery's first round trip found: the account, its period, and the page's new ids. */
+interface PageRead {
+  account: AccountBilling;
+  period: Period;
+  usage: ReturnType<typeof toUsage>;
+  newIds: string[];
+}
+
+/**
+ * The delivery ledger and wallet over Postgres (contract §16, §17). Every method fails closed: a
+ * store that cannot be reached or cannot answer becomes 503 metering_unavailable, never a free
+ * delivery.
+ *
+ * A delivery is two round trips, and only a short part of the second is serialised per account:
+ * 1. Without any lock, one implicit transaction: spend the request id (409 when spent before), read
+ *    the account, its usage and which of the page's ids are new this period. A page with nothing
+ *    new (the commonest page of a busy integrator) ends here: it writes nothing, and a delivery is
+ *    never taken back within its period, so the ids found delivered stay delivered.
+ * 2. The charge: ONE statement, meter_charge (migration 008), in a transaction committed
+ *    asynchronously and then made durable (ledger-sql.ts DURABLE). It inserts the new ids first
+ *    (the primary key settles a race between two pages of one account that share ids: each id is
+ *    recorded, and charged, once), then locks the period's counters, decides the allocation and
+ *    writes it, or refuses (402) with nothing recorded. Concurrent charges of one account wait on
+ *    each other only from that lock to the commit, which no longer waits for the disk.
+ */
+export class PgMeter implements Metering {
+  private readonly now: () => Date;
+  private readonly pruneOneIn: number;
+  private readonly timeoutMs: number;
+  private readonly commitTimeoutMs: number;
+  private readonly periodGuesses = new Map<string, Date>();
+  /** The period's delivered ids per account, between requests (exact: delivered-cache.ts). */
+  private readonly delivered = new DeliveredCache();
+
+  constructor(
+    private readonly pool: Pool,
+    options: MeterOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.pruneOneIn = options.pruneOneIn ?? 1000;
+    this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? 5000));
+    // Its COMMIT is not cut by the statements' deadline: it waits up to its own
+    // (POSTGRES_COMMIT_TIMEOUT_MS), and one left unconfirmed is said to be unknown (pg-errors.ts).
+    this.commitTimeoutMs =
+      options.commitTimeoutMs ?? Math.max(this.timeoutMs, DEFAULT_COMMIT_TIMEOUT_MS);
+  }
+
+  /**
+   * Spends the ticket's id on its own (contract §17.2): for a call whose delivery does not spend
+   * it. 409 duplicate_request_id when the account already spent it. Committed asynchronously: no
+   * disk flush on the hot path. A Postgres crash can then forget ids spent in its last fraction of
+   * a second, so a reuse of one is served instead of refused; an id whose request went on to
+   * deliver is durable anyway, because the delivery's flush covers the log up to it.
+   */
+  async spendRequestId(subject: BillingSubject, ticket: RequestTicket): Promise<void> {
+    if (ticket.spent) return;
+    const { spend } = await failClosed(() =>
+      runBatch(this.pool, { spend: spendStatement(subject, ticket) }, this.asyncSettings()),
+    );
+    this.settle(ticket, spend.rowCount === 1);
+  }
+
+  /** Marks the ticket spent; 409 when its id was spent before. */
+  private settle(ticket: RequestTicket, fresh: boolean): void {
+    ticket.spent = true;
+    if (!fresh) throw duplicateRequestId();
+    // Pruning rides along occasionally instead of on every request, off the request's path.
+    if (this.pruneOneIn > 0 && Math.random() * this.pruneOneIn < 1) {
+      this.pruneRequestIds().catch(() => undefined);
+    }
+  }
+
+  /** Deletes spent ids past the retention (one bounded batch); returns how many. */
+  pruneRequestIds(batch = 5000): Promise<number> {
+    const cutoff = new Date(this.now().getTime() - REQUEST_ID_RETENTION_DAYS * DAY_MS);
+    return failClosed(async () => {
+      const { rowCount } = await this.pool.query(
+        prepared('prune_request_ids', PRUNE_REQUEST_IDS, [cutoff, batch]),
+      );
+      return rowCount ?? 0;
+    });
+  }
+
+  /**
+   * Records what a response is about to deliver and charges for it (contract §16.3). Throws 402
+   * insufficient_balance or opportunity_quota_exhausted with nothing recorded or charged, and 503
+   * metering_unavailable when the store fails. A ticket not yet spent is spent by the delivery's
+   * first round trip: 409 duplicate_request_id before anything is delivered when it was spent
+   * before; it stays spent whatever follows (402, 503).
+   */
+  async deliver(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    opportunityIds: readonly string[],
+    rules: PageRules = {},
+  ): Promise<PageDelivery> {
+    // Zero-result pages consume nothing (contract §16.2): no write but the request id.
+    if (opportunityIds.length === 0) {
+      await this.spendRequestId(subject, ticket);
+      return noDelivery(await this.snapshot(subject));
+    }
+    const read = await failClosed(() => this.readPage(subject, ticket, opportunityIds));
+    // max_new and unseen_only cut the page by what is new (contract §11).
+    const cut = cutPage(opportunityIds, new Set(read.newIds), rules);
+    const result =
+      cut.newIds.length === 0
+        ? noDelivery(buildSnapshot(read.account, read.period, read.usage), cut)
+        : await this.charge(subject, ticket, read, cut, rules);
+    // After the commit: only what was recorded and charged is counted.
+    metrics.delivered(result);
+    return result;
+  }
+
+  /**
+   * Step 1 of a delivery, one round trip when the account's period is known from an earlier call
+   * (a guess, checked against the account read with it; a wrong one reads again). The statements
+   * run as one implicit transaction, so the id is spent exactly when the read happened, and stays
+   * spent whatever the read finds.
+   */
+  private async readPage(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    pageIds: readonly string[],
+  ): Promise<PageRead> {
+    const now = this.now();
+    const guess = this.periodGuesses.get(subject.accountId);
+    const newIdsOf = (start: Date) => [subject.accountId, subject.keyId, start, pageIds] as const;
+    const statements: Record<string, Statement> = {};
+    if (!ticket.spent) statements.spend = spendStatement(subject, ticket);
+    statements.account = statement(ACCOUNT, [subject.accountId]);
+    if (guess) statements.usage = statement(USAGE_AND_NEW_IDS, newIdsOf(guess));
+    const batch = await runBatch(this.pool, statements, this.asyncSettings());
+    if (statements.spend) this.settle(ticket, batch.spend?.rowCount === 1);
+
+    const row = batch.account?.rows[0] as AccountRow | undefined;
+    if (!row) throw new Error(`account ${subject.accountId} not found`);
+    const account = toAccountBilling(row);
+    const period = periodOf(account, now);
+    this.rememberPeriod(subject.accountId, period);
+    const state =
+      guess?.getTime() === period.start.getTime()
+        ? (batch.usage?.rows[0] as UsageAndNewRow | undefined)
+        : (
+            await this.pool.query<UsageAndNewRow>(
+              prepared('usage_and_new_ids', USAGE_AND_NEW_IDS, [...newIdsOf(period.start)]),
+            )
+          ).rows[0];
+    if (!state?.key_found)
+      throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
+    return { account, period, usage: toUsage(state), newIds: state.new_ids };
+  }
+
+  /**
+   * Step 2: the charge of the ids found new (see the class comment and migration 008). A refusal
+   * for the page's cost comes back from the statement as a value, after the rows it inserted were
+   * deleted again; its message is allocate()'s, from the figures the statement decided on.
+   */
+  private async charge(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    read: PageRead,
+    cut: PageCut,
+    rules: PageRules,
+  ): Promise<PageDelivery> {
+    const { account, period } = read;
+    const row = await failClosed(() =>
+      withTransaction(
+        this.pool,
+        async (client) => {
+          const { charge } = await runBatch(
+            client,
+            {
+              charge: statement(CHARGE, [
+                subject.accountId,
+                subject.keyId,
+                period.start,
+                period.end,
+                cut.newIds,
+                ticket.id,
+                accountAllowance(account.plan, account.settings).allowance,
+                account.settings.billingModel,
+                PRICE_PER_OPPORTUNITY_MILLICENTS,
+              ]),
+            },
+            { begin: true, settings: { timeoutMs: this.timeoutMs, asynchronousCommit: true } },
+          );
+          return charge.rows[0] as ChargeRow | undefined;
+        },
+        null,
+        { commitTimeoutMs: this.commitTimeoutMs, afterCommit: DURABLE },
+      ),
+    );
+    if (!row || row.outcome === 'key_not_found')
+      throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
+    const included = row.included ?? 0;
+    const payg = row.payg ?? 0;
+    const balance = toSafeInteger(row.balance ?? '0');
+    if (row.outcome === 'insufficient_balance' || row.outcome === 'opportunity_quota_exhausted') {
+      // allocate() throws the refusal the in-memory meter throws for the same figures.
+      allocate({
+        newCount: included + payg,
+        billingModel: account.settings.billingModel,
+        includedAvailable: row.included_available ?? 0,
+        balanceMillicents: balance,
+      });
+      throw new Error(`metering invariant broken: meter_charge refused what allocate() covers`);
+    }
+    const recorded = row.new_ids ?? [];
+    const chargeMillicents = toSafeInteger(row.charge ?? '0');
+    if (
+      included + payg !== recorded.length ||
+      chargeMillicents !== payg * PRICE_PER_OPPORTUNITY_MILLICENTS
+    ) {
+      throw new Error('metering invariant broken: recorded deliveries differ from the allocation');
+    }
+    // An id found new by the read but recorded meanwhile by a concurrent page of the account is a
+    // repeat here, free; unseen_only leaves it out (contract §11.1).
+    const mine = new Set(recorded);
+    const servedIds = rules.newOnly
+      ? cut.served.filter((id) => mine.has(id) || !cut.newIds.includes(id))
+      : cut.served;
+    return {
+      newCount: recorded.length,
+      includedNewCount: included,
+      paygNewCount: payg,
+      chargeMillicents,
+      usage: buildSnapshot({ ...account, balanceMillicents: balance }, period, toUsage(row)),
+      servedIds,
+      consumed: cut.consumed,
+    };
+  }
+
+  /** Read-only, takes no lock: the 304 of a page of repeats (decisions 11). */
+  allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean> {
+    return failClosed(() => allDelivered(this.pool, accountId, periodStart, ids));
+  }
+
+  /** The current period's delivered ids and remaining included allowance (decisions 11). */
+  periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries> {
+    return failClosed(async () => {
+      const now = this.now();
+      const { rows } = await this.pool.query<AccountRow>(
+        prepared('account_with_usage', ACCOUNT_WITH_USAGE, [subject.accountId, now]),
+      );
+      const row = rows[0];
+      if (!row) throw new Error(`account ${subject.accountId} not found`);
+      const account = toAccountBilling(row);
+      return readPeriodDeliveries(
+        this.pool,
+        subject,
+        periodOf(account, now),
+        {
+          billingModel: account.settings.billingModel,
+          allowance: accountAllowance(account.plan, account.settings).allowance,
+        },
+        this.delivered,
+      );
+    });
+  }
+
+  /** Usage for responses that deliver nothing (counts, errors after authentication) and the CLI. */
+  snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
+    return failClosed(async () => {
+      const now = this.now();
+      const { rows } = await this.pool.query<
+        AccountRow & UsageColumns & { usage_period_start: Date | null }
+      >(prepared('account_with_usage', ACCOUNT_WITH_USAGE, [subject.accountId, now]));
+      const row = rows[0];
+      if (!row) throw new Error(`account ${subject.accountId} not found`);
+      const account = toAccountBilling(row);
+      const period = periodOf(account, now);
+      this.rememberPeriod(subject.accountId, period);
+      // The latest usage row counts only when it is this period's (a new period starts at zero).
+      const current = row.usage_period_start?.getTime() === period.start.getTime();
+      return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE);
+    });
+  }
+
+  private asyncSettings() {
+    return { settings: { timeoutMs: this.timeoutMs, asynchronousCommit: true } };
+  }
+
+  /** The account's period as last seen, bounded (oldest first out): only ever a guess, checked. */
+  private rememberPeriod(accountId: string, period: Period): void {
+    this.periodGuesses.delete(accountId);
+    this.periodGuesses.set(accountId, period.start);
+    if (this.periodGuesses.size > PERIOD_GUESSES) {
+      const oldest = this.periodGuesses.keys().next();
+      if (!oldest.done) this.periodGuesses.delete(oldest.value);
+    }
+  }
+}
+
+/**
+ * A statement the meter runs on every count or delivery, prepared once per connection (a named
+ * statement): Postgres then plans it once instead of on every call (Postgres CPU per request). The names are the meter's own, one per text.
+ */
+function prepared(name: string, text: string, values: unknown[]): QueryConfig {
+  return { name: `meter_${name}`, text, values };
+}
+
+/** The statement that spends a ticket's id. */
+function spendStatement(subject: BillingSubject, ticket: RequestTicket): Statement {
+  return statement(SPEND_REQUEST_ID, [subject.accountId, ticket.id]);
+}
