@@ -25,6 +25,7 @@ import { startApi, type RunningApi } from './bench/server';
 import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
 import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
 import { loadLine, machineLine, postgresLine } from './bench/machine';
+import { oneAccountWorkloads } from './bench/one-account';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -556,6 +557,9 @@ async function main(): Promise<void> {
     { fields: AGENT_FIELDS.filter((f) => f !== 'id') },
     false,
   );
+
+  const newKey = async () => (await benchKeys(deps, 1))[0] ?? '';
+  await oneAccountWorkloads({ deps, families, measure, newKey });
 
   const peak = rss.stop();
   await api.stop();
