@@ -257,7 +257,7 @@ describe('deliver', () => {
     expect(mixed.usage).toMatchObject({ used: 5, balanceMillicents: 1200 });
   });
 
-  it('does not wait for the account lock for a page of repeats', async () => {
+  it('does not wait for the locks of a charge for a page of repeats', async () => {
     const s = await subjectFor({ balanceMillicents: 0 });
     const ids = opportunityIds(2);
     const short = new PgMeter(ctx.deps.pool, { timeoutMs: 3000 });
@@ -266,9 +266,12 @@ describe('deliver', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [s.accountId]);
+      await holder.query('SELECT 1 FROM metering_usage WHERE account_id = $1 FOR UPDATE', [
+        s.accountId,
+      ]);
       const out = await short.deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
       expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: ids });
-      // Anything new still needs the lock: it waits, and past the timeout it is a 503.
+      // Anything new is a charge: it waits for the period's counters, past the timeout a 503.
       const err = await errorOf(
         short.deliver(s, RequestTicket.spentAlready(randomUUID()), opportunityIds(1)),
       );

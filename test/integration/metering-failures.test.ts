@@ -53,12 +53,18 @@ describe('Postgres failing mid-delivery', () => {
   });
   afterAll(() => ctx.close());
 
-  /** Holds the account row lock from another connection while `during` runs. */
+  /**
+   * Holds, from another connection while `during` runs, the locks a charge needs: the account's
+   * row (its wallet) and its period counters (the serialised part of meter_charge).
+   */
   async function withAccountLocked<T>(accountId: string, during: () => Promise<T>): Promise<T> {
     const holder = await ctx.deps.pool.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      await holder.query('SELECT 1 FROM metering_usage WHERE account_id = $1 FOR UPDATE', [
+        accountId,
+      ]);
       return await during();
     } finally {
       await holder.query('ROLLBACK');
@@ -82,7 +88,7 @@ describe('Postgres failing mid-delivery', () => {
       for (let i = 0; i < 100; i++) {
         const { rows } = await ctx.deps.pool.query<{ n: number }>(
           `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%'`,
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%meter_charge%'`,
         );
         if ((rows[0]?.n ?? 0) > 0) break;
         await new Promise((r) => setTimeout(r, 20));
