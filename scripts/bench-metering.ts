@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   const pool = createPool(url.toString(), CONCURRENCY + 2);
   try {
     await migrate(pool);
-    const meter = new PgMeter(pool, { pruneOneIn: 0 });
+    const meter = new PgMeter(pool, { retentionEveryMs: 0 });
     const solo = await subject(pool);
     const pages = pageMaker();
     await timed(50, () => meter.deliver(solo, new RequestTicket(randomUUID()), pages.mixed())); // warm-up

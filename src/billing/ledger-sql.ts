@@ -66,6 +66,39 @@ export const PRUNE_REQUEST_IDS = `
   DELETE FROM metering_request_ids WHERE ctid = ANY (ARRAY(
     SELECT ctid FROM metering_request_ids WHERE created_at < $1 LIMIT $2))`;
 
+/** How long the deliveries of a period are kept after the period ended (then pruned). */
+export const DELIVERY_RETENTION_DAYS = 90;
+
+/**
+ * Deletes at most $2 deliveries of periods that ended before $1 (their counters stay in
+ * metering_usage and their money in wallet_ledger): nothing charges against an ended period, and
+ * a busy account adds hundreds of thousands of rows a period. The usage rows name the ended
+ * periods; the primary key finds each one's deliveries.
+ */
+export const PRUNE_DELIVERIES = `
+  DELETE FROM metering_deliveries WHERE ctid = ANY (ARRAY(
+    SELECT d.ctid FROM metering_usage u
+      JOIN metering_deliveries d ON d.account_id = u.account_id AND d.period_start = u.period_start
+     WHERE u.period_end < $1 LIMIT $2))`;
+
+/**
+ * The tables every request writes. Postgres may run without autovacuum (this project's own
+ * machines do): the retention step vacuums and analyses them itself, so that the space of pruned
+ * and updated rows is reused rather than the tables growing for ever, and so that the planner's
+ * statistics follow a ledger that grows by the minute.
+ */
+export const VACUUMED_TABLES = [
+  'metering_request_ids',
+  'metering_deliveries',
+  'metering_usage',
+  'metering_key_usage',
+  'accounts',
+] as const;
+
+/** Lets one process of several run the retention step at a time (a session-level lock). */
+export const RETENTION_LOCK = `SELECT pg_try_advisory_lock(hashtext('meter:retention')) AS locked`;
+export const RETENTION_UNLOCK = `SELECT pg_advisory_unlock(hashtext('meter:retention'))`;
+
 /**
  * The charge of a delivery, as one statement (migration 008 holds meter_charge and why it is safe
  * under concurrency). $1 account, $2 key, $3 period start, $4 period end, $5 the ids new at the

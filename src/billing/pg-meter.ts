@@ -8,9 +8,14 @@ import {
   ACCOUNT,
   ACCOUNT_WITH_USAGE,
   CHARGE,
+  DELIVERY_RETENTION_DAYS,
   DURABLE,
+  PRUNE_DELIVERIES,
   PRUNE_REQUEST_IDS,
   REQUEST_ID_RETENTION_DAYS,
+  RETENTION_LOCK,
+  RETENTION_UNLOCK,
+  VACUUMED_TABLES,
   SPEND_REQUEST_ID,
   USAGE_AND_NEW_IDS,
   toAccountBilling,
@@ -39,12 +44,26 @@ import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from
 
 const PERIOD_GUESSES = 10_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Rows a retention batch deletes at most, and batches a run takes at most (the rest: next run). */
+const RETENTION_BATCH = 5000;
+const RETENTION_BATCHES = 40;
+
+/** What one retention run did. */
+export interface RetentionRun {
+  requestIds: number;
+  deliveries: number;
+  /** False when another process held the retention lock (and so did the work). */
+  ran: boolean;
+}
 
 export interface MeterOptions {
   /** The clock (tests move it across periods). */
   now?: () => Date;
-  /** One spent request id in this many also prunes expired ids; 0 never does. */
-  pruneOneIn?: number;
+  /**
+   * The retention step (retain()) rides on a spent request id at most this often, off the
+   * request's path; 0 never runs it (the CLI, benches, tests that call retain() themselves).
+   */
+  retentionEveryMs?: number;
   /** Bound on waiting for a lock and on each statement; past it → 503. */
   timeoutMs?: number;
   /** How long a delivery's COMMIT may take to be confirmed (contract §16.6; never cut sooner). */
@@ -78,7 +97,10 @@ interface PageRead {
  */
 export class PgMeter implements Metering {
   private readonly now: () => Date;
-  private readonly pruneOneIn: number;
+  private readonly retentionEveryMs: number;
+  private lastRetention: number;
+  /** The retention run a spent id started last (tests await it; requests never do). */
+  lastRetentionRun: Promise<RetentionRun | null> = Promise.resolve(null);
   private readonly timeoutMs: number;
   private readonly commitTimeoutMs: number;
   private readonly periodGuesses = new Map<string, Date>();
@@ -90,7 +112,9 @@ export class PgMeter implements Metering {
     options: MeterOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
-    this.pruneOneIn = options.pruneOneIn ?? 1000;
+    this.retentionEveryMs = options.retentionEveryMs ?? 10 * 60_000;
+    // The first run comes one interval after start: a fleet restarting does not vacuum at once.
+    this.lastRetention = this.now().getTime();
     this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? 5000));
     // Its COMMIT is not cut by the statements' deadline: it waits up to its own
     // (POSTGRES_COMMIT_TIMEOUT_MS), and one left unconfirmed is said to be unknown (pg-errors.ts).
@@ -117,20 +141,44 @@ export class PgMeter implements Metering {
   private settle(ticket: RequestTicket, fresh: boolean): void {
     ticket.spent = true;
     if (!fresh) throw duplicateRequestId();
-    // Pruning rides along occasionally instead of on every request, off the request's path.
-    if (this.pruneOneIn > 0 && Math.random() * this.pruneOneIn < 1) {
-      this.pruneRequestIds().catch(() => undefined);
+    // The retention step rides along now and then instead of on a timer, off the request's path.
+    const now = this.now().getTime();
+    if (this.retentionEveryMs > 0 && now - this.lastRetention >= this.retentionEveryMs) {
+      this.lastRetention = now;
+      this.lastRetentionRun = this.retain().catch(() => null);
     }
   }
 
-  /** Deletes spent ids past the retention (one bounded batch); returns how many. */
-  pruneRequestIds(batch = 5000): Promise<number> {
-    const cutoff = new Date(this.now().getTime() - REQUEST_ID_RETENTION_DAYS * DAY_MS);
+  /**
+   * The ledger's retention (docs/operations.md): deletes request ids spent more than 7 days ago
+   * (contract §17.4) and the deliveries of periods that ended more than DELIVERY_RETENTION_DAYS
+   * ago, in bounded batches, then vacuums and analyses the tables every request writes (the
+   * service cannot count on autovacuum). One process at a time; the others skip.
+   */
+  retain(): Promise<RetentionRun> {
+    const now = this.now().getTime();
+    const idCutoff = new Date(now - REQUEST_ID_RETENTION_DAYS * DAY_MS);
+    const periodCutoff = new Date(now - DELIVERY_RETENTION_DAYS * DAY_MS);
     return failClosed(async () => {
-      const { rowCount } = await this.pool.query(
-        prepared('prune_request_ids', PRUNE_REQUEST_IDS, [cutoff, batch]),
-      );
-      return rowCount ?? 0;
+      const client = await this.pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>(RETENTION_LOCK);
+        if (!rows[0]?.locked) return { requestIds: 0, deliveries: 0, ran: false };
+        try {
+          const requestIds = await inBatches((batch) =>
+            client.query(prepared('prune_request_ids', PRUNE_REQUEST_IDS, [idCutoff, batch])),
+          );
+          const deliveries = await inBatches((batch) =>
+            client.query(prepared('prune_deliveries', PRUNE_DELIVERIES, [periodCutoff, batch])),
+          );
+          for (const table of VACUUMED_TABLES) await client.query(`VACUUM (ANALYZE) ${table}`);
+          return { requestIds, deliveries, ran: true };
+        } finally {
+          await client.query(RETENTION_UNLOCK);
+        }
+      } finally {
+        client.release();
+      }
     });
   }
 
@@ -350,6 +398,19 @@ export class PgMeter implements Metering {
  */
 function prepared(name: string, text: string, values: unknown[]): QueryConfig {
   return { name: `meter_${name}`, text, values };
+}
+
+/** Runs a bounded delete until it deletes less than a batch; returns how many rows it deleted. */
+async function inBatches(
+  prune: (batch: number) => Promise<{ rowCount: number | null }>,
+): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < RETENTION_BATCHES; i++) {
+    const n = (await prune(RETENTION_BATCH)).rowCount ?? 0;
+    total += n;
+    if (n < RETENTION_BATCH) break;
+  }
+  return total;
 }
 
 /** The statement that spends a ticket's id. */

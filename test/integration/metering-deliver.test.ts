@@ -296,6 +296,46 @@ describe('deliver', () => {
   });
 });
 
+describe('retention', () => {
+  it('deletes the deliveries of periods ended more than 90 days ago, and only those', async () => {
+    const s = await subjectFor({ allowanceOverride: 10 });
+    const ids = opportunityIds(2);
+    const at = (iso: string) => new PgMeter(ctx.deps.pool, { now: () => new Date(iso) });
+    await at('2025-01-10T00:00:00Z').deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
+    await at('2025-02-10T00:00:00Z').deliver(s, RequestTicket.spentAlready(randomUUID()), ids);
+    const periods = async () =>
+      (
+        await ctx.deps.pool.query<{ p: Date }>(
+          'SELECT DISTINCT period_start AS p FROM metering_deliveries WHERE account_id = $1 ORDER BY p',
+          [s.accountId],
+        )
+      ).rows.map((r) => r.p.toISOString().slice(0, 7));
+    expect(await periods()).toEqual(['2025-01', '2025-02']);
+    // January ended Feb 1: 90 days later is May 2. February ended Mar 1: kept until May 30.
+    expect((await at('2025-05-01T00:00:00Z').retain()).deliveries).toBe(0);
+    const run = await at('2025-05-03T00:00:00Z').retain();
+    expect(run.ran).toBe(true);
+    expect(run.deliveries).toBeGreaterThanOrEqual(2); // other tests' old periods too
+    expect(await periods()).toEqual(['2025-02']);
+    // The counters of the pruned period stay.
+    expect((await at('2025-01-20T00:00:00Z').snapshot(s)).used).toBe(2);
+  });
+
+  it('rides on a spent request id once an interval has passed, never sooner', async () => {
+    const s = await subjectFor({});
+    let now = new Date('2025-03-01T00:00:00Z');
+    const clocked = new PgMeter(ctx.deps.pool, { now: () => now, retentionEveryMs: 60_000 });
+    await clocked.spendRequestId(s, new RequestTicket(randomUUID()));
+    expect(await clocked.lastRetentionRun).toBeNull();
+    now = new Date('2025-03-01T00:01:00Z');
+    await clocked.spendRequestId(s, new RequestTicket(randomUUID()));
+    const run = clocked.lastRetentionRun;
+    expect(await run).not.toBeNull();
+    await clocked.spendRequestId(s, new RequestTicket(randomUUID()));
+    expect(clocked.lastRetentionRun).toBe(run);
+  });
+});
+
 describe('request ids (decisions 7)', () => {
   it('spends an id once per account: a reuse is 409 duplicate_request_id', async () => {
     const s = await subjectFor({});
@@ -314,7 +354,7 @@ describe('request ids (decisions 7)', () => {
        VALUES ($1, 'old', now() - interval '8 days'), ($1, 'recent', now() - interval '6 days')`,
       [s.accountId],
     );
-    expect(await meter.pruneRequestIds()).toBeGreaterThanOrEqual(1);
+    expect((await meter.retain()).requestIds).toBeGreaterThanOrEqual(1);
     await expect(meter.spendRequestId(s, new RequestTicket('old'))).resolves.toBeUndefined();
     await expect(
       errorOf(meter.spendRequestId(s, new RequestTicket('recent'))),

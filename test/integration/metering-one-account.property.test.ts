@@ -26,7 +26,7 @@ beforeAll(async () => {
   process.stderr.write(`[one-account property] seed ${SEED}, ${RUNS} runs\n`);
   ctx = await createTestContext({ POSTGRES_TIMEOUT_MS: '60000' });
   pool = new Pool({ connectionString: ctx.databaseUrl, max: CONNECTIONS });
-  meter = new PgMeter(pool, { timeoutMs: 60_000, pruneOneIn: 0 });
+  meter = new PgMeter(pool, { timeoutMs: 60_000, retentionEveryMs: 0 });
 });
 afterAll(async () => {
   await pool.end();
