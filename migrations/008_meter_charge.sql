@@ -188,12 +188,13 @@ BEGIN
 END;
 $$;
 
--- The ledger's rows no longer check their account and key by foreign key: each inserted row ran
--- two referential-integrity queries (50 for a page of 25 new records, about half of Postgres's time
--- for such a charge), and each took a KEY SHARE lock on the account's row that every concurrent
--- charge of the account shared. meter_charge checks that the key is the account's before it
--- inserts anything, accounts and keys are never deleted (a key is revoked, an account closed), and
--- the counters and the wallet's entries keep theirs.
+-- The rows written on every request no longer check their account and key by foreign key: each
+-- inserted row ran referential-integrity queries (50 for a page of 25 new records, about half of
+-- Postgres's time for such a charge), and each took a KEY SHARE lock on the account's row, shared
+-- by every concurrent request of the account (a multixact per extra holder). The meter checks that
+-- the key is the account's before it writes anything, accounts and keys are never deleted (a key is
+-- revoked, an account closed), and the counters and the wallet's entries keep theirs.
 ALTER TABLE metering_deliveries
   DROP CONSTRAINT metering_deliveries_account_id_fkey,
   DROP CONSTRAINT metering_deliveries_key_id_fkey;
+ALTER TABLE metering_request_ids DROP CONSTRAINT metering_request_ids_account_id_fkey;

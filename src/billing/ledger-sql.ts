@@ -9,9 +9,6 @@ import type { AccountBilling, PeriodUsage } from './snapshot';
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
 
-/** The account, without a lock (a page of repeats writes nothing, see Meter.deliver). */
-export const ACCOUNT = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1`;
-
 /** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
 export const ACCOUNT_WITH_USAGE = `
   SELECT ${ACCOUNT_COLUMNS},
@@ -24,9 +21,9 @@ export const ACCOUNT_WITH_USAGE = `
    WHERE a.id = $1`;
 
 /**
- * Run after LOCK_ACCOUNT, as its own statement: in READ COMMITTED each statement takes a fresh
- * snapshot, so this one sees everything the previous holder of the lock committed. Returns the
- * key's allowance, this period's usage and, in page order, which of the ids are new this period.
+ * A delivery's read, without a lock (pg-meter.ts readPage): the key's allowance, this period's
+ * usage and, in page order, which of the ids are new this period. Only a guess for the ids that are
+ * new: meter_charge decides again, under the primary key, which it records.
  * Each id is looked up by one probe of the primary key: a scalar subquery with LIMIT is never
  * turned into a join, so the plan stays cheap whatever the account's history and however stale
  * its statistics (NOT EXISTS and = ANY were both planned as a scan of the account's whole period
@@ -46,6 +43,25 @@ export const USAGE_AND_NEW_IDS = `
     LEFT JOIN api_keys k ON k.id = $2::uuid AND k.account_id = $1::uuid
     LEFT JOIN metering_usage u ON u.account_id = $1::uuid AND u.period_start = $3::timestamptz
     LEFT JOIN metering_key_usage ku ON ku.key_id = $2::uuid AND ku.period_start = $3`;
+
+/**
+ * A delivery's first round trip as ONE prepared statement (planned once per connection, where a
+ * multi-statement text is planned again on every call): spends the request id $5 (none when null),
+ * reads the account and, for the period starting at $3 (a guess, checked by the caller), what
+ * USAGE_AND_NEW_IDS reads. `spent` is 1 when the id was fresh. set_config(..., true) makes this
+ * autocommitted statement's commit asynchronous: a spent id needs no disk flush (a delivery's own
+ * flush covers it, see DURABLE). $1 account, $2 key, $3 period start, $4 ids, $5 request id.
+ */
+export const READ_PAGE = `
+  WITH durability AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+  spend AS (
+    INSERT INTO metering_request_ids (account_id, request_id)
+    SELECT $1::uuid, $5::text FROM durability WHERE $5::text IS NOT NULL
+    ON CONFLICT (account_id, request_id) DO NOTHING
+    RETURNING 1)
+  SELECT ${ACCOUNT_COLUMNS}, (SELECT count(*) FROM spend)::int AS spent, page.*
+    FROM accounts a, (${USAGE_AND_NEW_IDS}) AS page
+   WHERE a.id = $1`;
 
 /**
  * Spends a request id (contract §17.2): one row per account and id. Its rowCount is 1 when the id
@@ -136,6 +152,8 @@ export interface UsageAndNewRow extends UsageColumns {
   key_included_used: number | null;
   new_ids: string[];
 }
+
+export type ReadPageRow = AccountRow & UsageAndNewRow & { spent: number };
 
 export interface ChargeRow extends UsageColumns {
   outcome:

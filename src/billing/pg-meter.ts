@@ -5,13 +5,13 @@ import { allocate } from './allocate';
 import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
 import {
-  ACCOUNT,
   ACCOUNT_WITH_USAGE,
   CHARGE,
   DELIVERY_RETENTION_DAYS,
   DURABLE,
   PRUNE_DELIVERIES,
   PRUNE_REQUEST_IDS,
+  READ_PAGE,
   REQUEST_ID_RETENTION_DAYS,
   RETENTION_LOCK,
   RETENTION_UNLOCK,
@@ -23,6 +23,7 @@ import {
   toUsage,
   type AccountRow,
   type ChargeRow,
+  type ReadPageRow,
   type UsageAndNewRow,
   type UsageColumns,
 } from './ledger-sql';
@@ -43,6 +44,8 @@ import { runBatch, statement, type Statement } from './sql-batch';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
 
 const PERIOD_GUESSES = 10_000;
+/** No period starts here: without a guess READ_PAGE reads nothing of use, and the period is read. */
+const NO_GUESS = new Date(0);
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows a retention batch deletes at most, and batches a run takes at most (the rest: next run). */
 const RETENTION_BATCH = 5000;
@@ -213,10 +216,9 @@ export class PgMeter implements Metering {
   }
 
   /**
-   * Step 1 of a delivery, one round trip when the account's period is known from an earlier call
-   * (a guess, checked against the account read with it; a wrong one reads again). The statements
-   * run as one implicit transaction, so the id is spent exactly when the read happened, and stays
-   * spent whatever the read finds.
+   * Step 1 of a delivery, one round trip (READ_PAGE) when the account's period is known from an
+   * earlier call (a guess, checked against the account read with it; a wrong one reads again). The
+   * id is spent by the same statement as the read, and stays spent whatever the read finds.
    */
   private async readPage(
     subject: BillingSubject,
@@ -224,23 +226,20 @@ export class PgMeter implements Metering {
     pageIds: readonly string[],
   ): Promise<PageRead> {
     const now = this.now();
-    const guess = this.periodGuesses.get(subject.accountId);
+    const guess = this.periodGuesses.get(subject.accountId) ?? NO_GUESS;
     const newIdsOf = (start: Date) => [subject.accountId, subject.keyId, start, pageIds] as const;
-    const statements: Record<string, Statement> = {};
-    if (!ticket.spent) statements.spend = spendStatement(subject, ticket);
-    statements.account = statement(ACCOUNT, [subject.accountId]);
-    if (guess) statements.usage = statement(USAGE_AND_NEW_IDS, newIdsOf(guess));
-    const batch = await runBatch(this.pool, statements, this.asyncSettings());
-    if (statements.spend) this.settle(ticket, batch.spend?.rowCount === 1);
-
-    const row = batch.account?.rows[0] as AccountRow | undefined;
+    const { rows } = await this.pool.query<ReadPageRow>(
+      prepared('read_page', READ_PAGE, [...newIdsOf(guess), ticket.spent ? null : ticket.id]),
+    );
+    const row = rows[0];
+    if (!ticket.spent) this.settle(ticket, row?.spent === 1);
     if (!row) throw new Error(`account ${subject.accountId} not found`);
     const account = toAccountBilling(row);
     const period = periodOf(account, now);
     this.rememberPeriod(subject.accountId, period);
     const state =
-      guess?.getTime() === period.start.getTime()
-        ? (batch.usage?.rows[0] as UsageAndNewRow | undefined)
+      guess.getTime() === period.start.getTime()
+        ? row
         : (
             await this.pool.query<UsageAndNewRow>(
               prepared('usage_and_new_ids', USAGE_AND_NEW_IDS, [...newIdsOf(period.start)]),

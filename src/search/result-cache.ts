@@ -3,7 +3,7 @@ import type { IndexGeneration } from './generation';
 // Search results (counts, pages of hits) cached per process, keyed by the exact search-engine
 // request body (built from the normalized filters, so equivalent queries share an entry) and the
 // index generation (search/generation.ts). Nothing about the caller or their metering is part of
-// an entry: what a response costs is always decided by the ledger (billing/meter.ts).
+// an entry: what a response costs is always decided by the ledger (billing/pg-meter.ts).
 
 export interface ResultCacheOptions {
   /** Most entries kept (least recently used go first). */
