@@ -87,8 +87,9 @@ interface PageRead {
  * delivery.
  *
  * A delivery is two round trips, and only a short part of the second is serialised per account:
- * 1. Without any lock, one implicit transaction: spend the request id (409 when spent before), read
- *    the account, its usage and which of the page's ids are new this period. A page with nothing
+ * 1. Without any lock, one prepared statement (READ_PAGE), committed asynchronously: spend the
+ *    request id (409 when spent before), read the account, its usage and which of the page's ids
+ *    are new this period. A page with nothing
  *    new (the commonest page of a busy integrator) ends here: it writes nothing, and a delivery is
  *    never taken back within its period, so the ids found delivered stay delivered.
  * 2. The charge: ONE statement, meter_charge (migration 008), in a transaction committed
