@@ -321,6 +321,18 @@ describe('retention', () => {
     expect((await at('2025-01-20T00:00:00Z').snapshot(s)).used).toBe(2);
   });
 
+  it('lets one process at a time run it: another holding the lock makes it skip', async () => {
+    const holder = await ctx.deps.pool.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext('meter:retention'))`);
+      expect(await meter.retain()).toEqual({ requestIds: 0, deliveries: 0, ran: false });
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock(hashtext('meter:retention'))`);
+      holder.release();
+    }
+    expect((await meter.retain()).ran).toBe(true);
+  });
+
   it('rides on a spent request id once an interval has passed, never sooner', async () => {
     const s = await subjectFor({});
     let now = new Date('2025-03-01T00:00:00Z');
