@@ -1,6 +1,6 @@
 import type { Pool, QueryConfig } from 'pg';
 import { metrics } from '../infra/metrics';
-import { DEFAULT_COMMIT_TIMEOUT_MS, withTransaction } from '../store/db';
+import { DEFAULT_COMMIT_TIMEOUT_MS, transactionInOneTrip } from '../store/db';
 import { allocate } from './allocate';
 import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
@@ -92,8 +92,8 @@ interface PageRead {
  *    are new this period. A page with nothing
  *    new (the commonest page of a busy integrator) ends here: it writes nothing, and a delivery is
  *    never taken back within its period, so the ids found delivered stay delivered.
- * 2. The charge: ONE statement, meter_charge (migration 008), in a transaction committed
- *    asynchronously and then made durable (ledger-sql.ts DURABLE). It inserts the new ids first
+ * 2. The charge: ONE statement, meter_charge (migration 008), in a transaction sent whole in one
+ *    round trip, committed asynchronously and then made durable (ledger-sql.ts DURABLE). It inserts the new ids first
  *    (the primary key settles a race between two pages of one account that share ids: each id is
  *    recorded, and charged, once), then locks the period's counters, decides the allocation and
  *    writes it, or refuses (402) with nothing recorded. Concurrent charges of one account wait on
@@ -264,33 +264,39 @@ export class PgMeter implements Metering {
     rules: PageRules,
   ): Promise<PageDelivery> {
     const { account, period } = read;
-    const row = await failClosed(() =>
-      withTransaction(
-        this.pool,
-        async (client) => {
-          const { charge } = await runBatch(
-            client,
-            {
-              charge: statement(CHARGE, [
-                subject.accountId,
-                subject.keyId,
-                period.start,
-                period.end,
-                cut.newIds,
-                ticket.id,
-                accountAllowance(account.plan, account.settings).allowance,
-                account.settings.billingModel,
-                PRICE_PER_OPPORTUNITY_MILLICENTS,
-              ]),
-            },
-            { begin: true, settings: { timeoutMs: this.timeoutMs, asynchronousCommit: true } },
-          );
-          return charge.rows[0] as ChargeRow | undefined;
+    // BEGIN, the charge and COMMIT in one round trip: the counters' lock is released at the
+    // server's COMMIT, never held while this process gets round to sending one.
+    const inOneTrip = {
+      query: (text: string) =>
+        transactionInOneTrip(this.pool, text, {
+          commitTimeoutMs: this.commitTimeoutMs,
+          durable: DURABLE,
+        }),
+    };
+    const { charge } = await failClosed(() =>
+      runBatch(
+        inOneTrip,
+        {
+          charge: statement(CHARGE, [
+            subject.accountId,
+            subject.keyId,
+            period.start,
+            period.end,
+            cut.newIds,
+            ticket.id,
+            accountAllowance(account.plan, account.settings).allowance,
+            account.settings.billingModel,
+            PRICE_PER_OPPORTUNITY_MILLICENTS,
+          ]),
         },
-        null,
-        { commitTimeoutMs: this.commitTimeoutMs, afterCommit: DURABLE },
+        {
+          begin: true,
+          commit: true,
+          settings: { timeoutMs: this.timeoutMs, asynchronousCommit: true },
+        },
       ),
     );
+    const row = charge.rows[0] as ChargeRow | undefined;
     if (!row || row.outcome === 'key_not_found')
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
     const included = row.included ?? 0;

@@ -58,8 +58,10 @@ export interface BatchSettings {
 }
 
 export interface BatchOptions {
-  /** Starts an explicit transaction (the caller commits it); otherwise the batch is one implicit one. */
+  /** Starts an explicit transaction; otherwise the batch is one implicit one. */
   begin?: boolean;
+  /** Ends the explicit transaction with COMMIT in the same round trip (its result is not named). */
+  commit?: boolean;
   settings?: BatchSettings;
 }
 
@@ -73,7 +75,8 @@ export function batchText(
   statements: Record<string, Statement>,
   options: BatchOptions = {},
 ): string {
-  return [...preamble(options), ...Object.values(statements).map(inline)].join(';\n');
+  const end = options.commit ? ['COMMIT'] : [];
+  return [...preamble(options), ...Object.values(statements).map(inline), ...end].join(';\n');
 }
 
 /**
@@ -91,8 +94,9 @@ export async function runBatch<K extends string>(
   const raw = await db.query(batchText(statements, options));
   // node-postgres answers one statement with a result, several with an array of them.
   const results = (Array.isArray(raw) ? raw : [raw]) as QueryResult[];
-  if (results.length !== skip + names.length) {
-    throw new Error(`runBatch: ${results.length} results for ${skip + names.length} statements`);
+  const expected = skip + names.length + (options.commit ? 1 : 0);
+  if (results.length !== expected) {
+    throw new Error(`runBatch: ${results.length} results for ${expected} statements`);
   }
   const named = {} as Record<K, QueryResult>;
   names.forEach((name, i) => {

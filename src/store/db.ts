@@ -72,12 +72,6 @@ export interface TransactionOptions {
    * server, and its caller would then be told the opposite of what happened.
    */
   commitTimeoutMs?: number;
-  /**
-   * A statement sent with the COMMIT, in the same round trip and under the same deadline, that runs
-   * after it in a transaction of its own (the meter's DURABLE flush). An error from either leaves
-   * the commit unknown (CommitUnconfirmed): node-postgres cannot tell which of the two failed.
-   */
-  afterCommit?: string;
 }
 
 /** POSTGRES_COMMIT_TIMEOUT_MS's default. */
@@ -106,7 +100,7 @@ export async function withTransaction<T>(
   try {
     if (begin !== null) await client.query(begin);
     const result = await fn(client);
-    await commit(client, options.commitTimeoutMs, options.afterCommit);
+    await commit(client, options.commitTimeoutMs);
     return result;
   } catch (err) {
     if (err instanceof CommitUnconfirmed) {
@@ -127,21 +121,69 @@ export async function withTransaction<T>(
  * COMMIT, with its own deadline when given. An error the server answered (a DatabaseError) means
  * the transaction did not commit; anything else (a timeout, a lost connection) leaves it unknown.
  */
-async function commit(
-  client: PoolClient,
-  timeoutMs: number | undefined,
-  afterCommit: string | undefined,
-): Promise<void> {
+async function commit(client: PoolClient, timeoutMs: number | undefined): Promise<void> {
   try {
     // node-postgres reads query_timeout per query too (its types omit it).
     const withDeadline: QueryConfig & { query_timeout?: number } = {
-      text: afterCommit === undefined ? 'COMMIT' : `COMMIT;\n${afterCommit}`,
+      text: 'COMMIT',
       query_timeout: timeoutMs === undefined ? undefined : Math.max(1, Math.floor(timeoutMs)),
     };
     await client.query(withDeadline);
   } catch (err) {
-    if (err instanceof DatabaseError && afterCommit === undefined) throw err;
+    if (err instanceof DatabaseError) throw err;
     throw new CommitUnconfirmed(err);
+  }
+}
+
+/**
+ * A whole transaction in ONE round trip: `text` holds BEGIN, its statements and COMMIT, so that the
+ * locks it takes are released by the server at its COMMIT without waiting for the client to ask
+ * (a busy client process would otherwise hold them for as long as it takes to send COMMIT). The
+ * round trip has the commit's deadline: an error the server answered (a DatabaseError) means
+ * nothing committed and the transaction is rolled back; no answer in time, or a lost connection,
+ * leaves it unknown (CommitUnconfirmed) and the connection is discarded. `durable`, when given, is
+ * a statement sent right after under the same deadline (the meter's WAL flush); its failure leaves
+ * the durability unknown, so it is a CommitUnconfirmed too.
+ */
+export async function transactionInOneTrip(
+  pool: Pool,
+  text: string,
+  options: { commitTimeoutMs: number; durable?: string },
+): Promise<unknown> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onError);
+  // node-postgres reads query_timeout per query too (its types omit it).
+  const withDeadline = (sql: string): QueryConfig & { query_timeout?: number } => ({
+    text: sql,
+    query_timeout: Math.max(1, Math.floor(options.commitTimeoutMs)),
+  });
+  try {
+    let results: unknown;
+    try {
+      results = await client.query(withDeadline(text));
+    } catch (err) {
+      if (!(err instanceof DatabaseError)) throw new CommitUnconfirmed(err);
+      await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
+        broken ??= rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+      });
+      throw err;
+    }
+    if (options.durable !== undefined) {
+      await client.query(withDeadline(options.durable)).catch((err: unknown) => {
+        throw new CommitUnconfirmed(err);
+      });
+    }
+    return results;
+  } catch (err) {
+    if (err instanceof CommitUnconfirmed) broken ??= err;
+    throw err;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(broken);
   }
 }
 

@@ -17,13 +17,15 @@ export interface CommitProxy {
 const COMMIT_QUERY = Buffer.from('COMMIT');
 
 /**
- * A simple-protocol Query message ('Q', int32 length, text) whose text is COMMIT, alone or first of
- * several statements (the meter sends its durability flush with it: `COMMIT;\nSELECT ...`).
+ * A simple-protocol Query message ('Q', int32 length, text) with a COMMIT statement: alone, or the
+ * last of several (the meter sends `BEGIN; ...; COMMIT` in one round trip).
  */
 function hasCommit(chunk: Buffer): boolean {
   for (let at = chunk.indexOf(COMMIT_QUERY); at >= 0; at = chunk.indexOf(COMMIT_QUERY, at + 1)) {
     const next = chunk[at + COMMIT_QUERY.length];
-    if (at >= 5 && chunk[at - 5] === 0x51 && (next === 0 || next === 0x3b)) return true;
+    const alone = at >= 5 && chunk[at - 5] === 0x51;
+    const last = at >= 2 && chunk[at - 1] === 0x0a && chunk[at - 2] === 0x3b;
+    if ((alone || last) && (next === 0 || next === 0x3b)) return true;
   }
   return false;
 }

@@ -73,6 +73,13 @@ describe('runBatch', () => {
     await expect(runBatch(fake(1), { a: statement('SELECT 1') })).rejects.toThrow(/2 results/);
   });
 
+  it('ends the transaction with COMMIT when asked, and leaves its result unnamed', async () => {
+    const db = fake();
+    const out = await runBatch(db, { a: statement('SELECT 1') }, { begin: true, commit: true });
+    expect(db.sent[0]).toBe('BEGIN;\nSELECT 1;\nCOMMIT');
+    expect(out.a.rowCount).toBe(1);
+  });
+
   it('writes the same text as it sends', () => {
     expect(batchText({ a: statement('SELECT $1', [null]) }, { begin: true })).toBe(
       'BEGIN;\nSELECT NULL',
