@@ -240,6 +240,7 @@ async function main(): Promise<void> {
       onApiBody?: (b: string, c: Record<string, unknown>) => void;
       onRawBody?: (b: string, c: Record<string, unknown>) => void;
       isError?: (b: string) => boolean;
+      onApiDone?: (c: Record<string, unknown>) => void;
       sql?: Mix[];
     } = {},
   ): Promise<void> {
@@ -253,6 +254,7 @@ async function main(): Promise<void> {
       next: apiNext,
       onBody: extra.onApiBody,
       isError: extra.isError,
+      onDone: extra.onApiDone,
     });
     const [apiCpu, pgCpu, redisCpu, osCpu] = await Promise.all([
       meters.api.end(),
@@ -423,20 +425,27 @@ async function main(): Promise<void> {
   // issue 24: histograms and rate statistics, each against the same aggregation sent straight to
   // OpenSearch (a size-0 _search with the same aggregations and the exact total).
   // Histograms and statistics are free but expensive: at most 2 in flight per account (decisions
-  // 12), so a dashboard load is many accounts, two connections each (one key per connection).
+  // 12), so a dashboard load is many accounts. autocannon gives each request a fresh context (it
+  // resets it whenever its one-request list starts over), so a connection cannot hold a key:
+  // each request takes a key no request in flight holds and gives it back with its response.
   const newest = await newestFreshness(deps.search, deps.alias);
-  const dashboardKeys = await benchKeys(deps, Math.ceil(CONNECTIONS / 2));
-  let dashboardConnections = 0;
-  const dashboardKey = (c: Record<string, unknown>): string =>
-    (c.key ??= dashboardKeys[dashboardConnections++ % dashboardKeys.length]) as string;
+  const dashboardKeys = await benchKeys(deps, CONNECTIONS + 4);
+  const idleKeys: string[] = [];
+  const takeKey = (c: Record<string, unknown>): string =>
+    (c.key = idleKeys.shift() ?? (dashboardKeys[0] as string));
+  const giveKey = (c: Record<string, unknown>) => {
+    if (typeof c.key === 'string') idleKeys.push(c.key);
+  };
   for (const w of dashboardWorkloads(deps.taxonomy, families, newest)) {
     const apiQuery = rotate(w.queries);
     const rawBody = rotate(w.raw);
+    // The requests in flight when a workload ends get no response: every key is idle again.
+    idleKeys.splice(0, idleKeys.length, ...dashboardKeys);
     await measure(
       w.name,
       (c) => ({
         path: `/v1/opportunities/count?${apiQuery()}`,
-        headers: { 'X-API-Key': dashboardKey(c) },
+        headers: { 'X-API-Key': takeKey(c) },
       }),
       () => ({
         method: 'POST',
@@ -445,6 +454,7 @@ async function main(): Promise<void> {
         body: JSON.stringify(rawBody()),
       }),
       '_search aggs',
+      { onApiDone: giveKey },
     );
   }
 

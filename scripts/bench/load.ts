@@ -20,6 +20,8 @@ export interface LoadSpec {
   next: (context: Record<string, unknown>) => Req;
   onBody?: (body: string, context: Record<string, unknown>) => void;
   isError?: (body: string) => boolean;
+  /** Sees every response, whatever its status (a request's context lives until its response). */
+  onDone?: (context: Record<string, unknown>) => void;
 }
 
 export interface LoadResult {
@@ -32,7 +34,8 @@ export interface LoadResult {
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let bodyErrors = 0;
-  const inspect = spec.onBody !== undefined || spec.isError !== undefined;
+  const inspect =
+    spec.onBody !== undefined || spec.isError !== undefined || spec.onDone !== undefined;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,
@@ -52,6 +55,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         ...(inspect
           ? {
               onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+                spec.onDone?.(context);
                 if (status >= 200 && status < 300) {
                   if (spec.isError?.(body)) bodyErrors++;
                   spec.onBody?.(body, context);
