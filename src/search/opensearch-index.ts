@@ -58,6 +58,14 @@ export function servedRecord(source: RawHit['_source']): Opportunity | undefined
  */
 export class OpenSearchIndex implements OpportunityIndex {
   private readonly delivered: DeliveredExclusion;
+  private readonly countRequests = new WeakMap<
+    Filter,
+    { body: ReturnType<typeof buildCountBody>; key: string }
+  >();
+  private readonly aggregateRequests = new WeakMap<
+    Filter,
+    Map<string, { body: Json; key: string }>
+  >();
 
   constructor(
     private readonly client: Client,
@@ -118,11 +126,30 @@ export class OpenSearchIndex implements OpportunityIndex {
   }
 
   count(filter: Filter): Promise<number> {
-    const body = buildCountBody(filter, this.taxonomy);
-    return this.cached('counts', body, async () => {
-      const res = await searchCall(() => this.client.count({ index: this.alias, body }));
-      return res.body.count;
-    });
+    const { body, key } = this.countRequest(filter);
+    return this.cached(
+      'counts',
+      body,
+      async () => {
+        const res = await searchCall(() => this.client.count({ index: this.alias, body }));
+        return res.body.count;
+      },
+      key,
+    );
+  }
+
+  /**
+   * A count's body and its cache key, built once per filter object: a repeated count hands the
+   * same frozen filter every time (service/parsed-requests.ts, issue 25 item 6).
+   */
+  private countRequest(filter: Filter): { body: ReturnType<typeof buildCountBody>; key: string } {
+    let request = this.countRequests.get(filter);
+    if (!request) {
+      const body = buildCountBody(filter, this.taxonomy);
+      request = { body, key: JSON.stringify(body) };
+      this.countRequests.set(filter, request);
+    }
+    return request;
   }
 
   facets(
@@ -149,19 +176,41 @@ export class OpenSearchIndex implements OpportunityIndex {
 
   /** decisions 13: the histogram and rate statistics in one size-0 search over the count's query. */
   async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
-    const where = buildFilterQuery(filter, this.taxonomy);
-    const body = aggregationBody(where, dashboardAggs(query), true);
+    const { body, key } = this.aggregateRequest(filter, query);
     // Dashboards repeat their questions: answers are cached per index generation, as counts are.
-    return this.cached('aggregates', body, async () => {
-      const { total, aggs } = await this.aggregate(body).catch((err: unknown) => {
-        throw bucketLimitError(err) ?? err;
-      });
-      return {
-        count: total,
-        ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
-        ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
-      };
-    });
+    return this.cached(
+      'aggregates',
+      body,
+      async () => {
+        const { total, aggs } = await this.aggregate(body).catch((err: unknown) => {
+          throw bucketLimitError(err) ?? err;
+        });
+        return {
+          count: total,
+          ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
+          ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
+        };
+      },
+      key,
+    );
+  }
+
+  /** A dashboard's search body and cache key, built once per filter object and question. */
+  private aggregateRequest(filter: Filter, query: AggregateQuery): { body: Json; key: string } {
+    let byQuery = this.aggregateRequests.get(filter);
+    if (!byQuery) {
+      byQuery = new Map();
+      this.aggregateRequests.set(filter, byQuery);
+    }
+    const asked = `${query.histogram?.field ?? ''} ${query.histogram?.interval ?? ''} ${query.rateStats === true}`;
+    let request = byQuery.get(asked);
+    if (!request) {
+      const where = buildFilterQuery(filter, this.taxonomy);
+      const body = aggregationBody(where, dashboardAggs(query), true);
+      request = { body, key: JSON.stringify(body) };
+      byQuery.set(asked, request);
+    }
+    return request;
   }
 
   private async aggregate(body: Json): Promise<{ total: number; aggs: Aggregations }> {
@@ -181,10 +230,11 @@ export class OpenSearchIndex implements OpportunityIndex {
     kind: K,
     body: object,
     load: () => Promise<CachedValue<K>>,
+    key?: string,
   ): Promise<CachedValue<K>> {
     if (!this.cache || this.cache.client !== this.client) return load();
     const cache = this.cache[kind] as ResultCache<CachedValue<K>>;
-    return cache.get(JSON.stringify(body), load);
+    return cache.get(key ?? JSON.stringify(body), load);
   }
 }
 

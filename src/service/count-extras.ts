@@ -7,9 +7,14 @@ import {
   type RateStatsEntry,
 } from '../domain/aggregates';
 import { newCostMillicents } from '../billing/period-deliveries';
+import { deepFreeze } from './parsed-requests';
 import type { FacetBucket, FacetDimension } from '../domain/facets';
 import type { Filter, ParsedRequest } from '../domain/filters';
-import type { AggregateQuery, OpportunityIndex } from '../search/opportunity-index';
+import type {
+  AggregateQuery,
+  AggregateResult,
+  OpportunityIndex,
+} from '../search/opportunity-index';
 
 /** The figures of a count envelope (decisions 4 and 11), meta aside. */
 export interface CountFigures {
@@ -66,8 +71,32 @@ async function dashboardFigures(
   filter: Filter,
   query: AggregateQuery,
   minAggregateCount: number,
-): Promise<{ count: number; extras: Pick<CountFigures, 'histogram' | 'rate_stats'> }> {
+): Promise<{ count: number; extras: DashboardExtras }> {
   const raw = await index.aggregates(filter, query);
+  // A cached answer is the same object every time: its figures are built once (issue 25 item 6).
+  const built = `${query.histogram?.interval ?? ''} ${query.rateStats === true} ${minAggregateCount}`;
+  let byQuery = builtExtras.get(raw);
+  const kept = byQuery?.get(built);
+  if (kept) return { count: raw.count, extras: kept };
+  const extras = deepFreeze(buildExtras(raw, query, minAggregateCount));
+  if (!byQuery) {
+    byQuery = new Map();
+    builtExtras.set(raw, byQuery);
+  }
+  byQuery.set(built, extras);
+  return { count: raw.count, extras };
+}
+
+type DashboardExtras = Readonly<Pick<CountFigures, 'histogram' | 'rate_stats'>>;
+
+/** The figures built from each raw answer, by what was asked; they go when the answer goes. */
+const builtExtras = new WeakMap<AggregateResult, Map<string, DashboardExtras>>();
+
+function buildExtras(
+  raw: AggregateResult,
+  query: AggregateQuery,
+  minAggregateCount: number,
+): DashboardExtras {
   const extras: Pick<CountFigures, 'histogram' | 'rate_stats'> = {};
   if (query.histogram) {
     extras.histogram = fillHistogram(raw.histogram ?? [], query.histogram.interval);
@@ -78,7 +107,7 @@ async function dashboardFigures(
       .sort(compareRateStats)
       .map((e) => suppressSmall(e, minAggregateCount));
   }
-  return { count: raw.count, extras };
+  return extras;
 }
 
 async function newCount(

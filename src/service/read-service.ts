@@ -32,6 +32,8 @@ import {
   type ListEnvelope,
 } from './envelopes';
 import { countFigures } from './count-extras';
+import { countEnvelope } from './count-json';
+import { ParsedRequests } from './parsed-requests';
 import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
@@ -42,7 +44,7 @@ import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
 import { isStoreUnavailable, meteringUnavailable } from '../billing/pg-errors';
-import { beforeSpending, representationTag, type Revalidation } from './revalidation';
+import { beforeSpending, type Revalidation } from './revalidation';
 import { ExpensiveGate } from './expensive-gate';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
@@ -106,6 +108,8 @@ export class ReadService {
   private readonly limits: RateLimiting;
   /** decisions 12: free but expensive reads in flight per account. */
   private readonly expensive: ExpensiveGate;
+  /** Counts' parsed queries by their raw parameters (issue 25 item 6). */
+  private readonly parsedCounts = new ParsedRequests();
 
   constructor(
     private readonly deps: AppDeps,
@@ -195,34 +199,42 @@ export class ReadService {
     });
   }
 
-  /** A count; 304 when `revalidation` matches its ETag (counts are free either way). */
+  /**
+   * A count; 304 when `revalidation` matches its ETag (counts are free either way). A repeated
+   * count (a dashboard refreshing) reuses its parsed query and its envelope's JSON and entity tag
+   * (issue 25 item 6); the usage headers are read from the ledger beside the figures, not after.
+   */
   count(
     caller: Caller,
     input: FilterInput,
     revalidation?: Revalidation,
   ): Promise<Outcome<CountEnvelope>> {
     return this.serve(caller, false, async (_ticket, window) => {
-      const request = this.parse('count', input, caller);
-      const figures = await this.expensive.run(caller.auth.account.id, request, window, () =>
-        countFigures(
-          this.index,
-          this.meter,
-          subject(caller),
-          request,
-          this.deps.env.MIN_AGGREGATE_COUNT,
-        ),
+      const request = this.parsedCounts.parse('count', input, {
+        taxonomy: this.deps.taxonomy,
+        maxPageSize: caller.auth.limits.pageSize,
+      });
+      const [figures, usage] = await this.expensive.run(
+        caller.auth.account.id,
+        request,
+        window,
+        async () => {
+          // Started once the call is admitted (a refused call costs the ledger nothing). The
+          // figures' failure, when both fail, is the one reported, as when they ran in turn.
+          const usage = this.snapshotHeaders(caller);
+          usage.catch(() => undefined);
+          const figures = await countFigures(
+            this.index,
+            this.meter,
+            subject(caller),
+            request,
+            this.deps.env.MIN_AGGREGATE_COUNT,
+          );
+          return [figures, await usage] as const;
+        },
       );
-      const body = {
-        ...figures,
-        meta: { request_id: caller.requestId, applied_filters: request.appliedFilters },
-      };
-      const etag = representationTag(body);
-      return {
-        body,
-        usage: await this.snapshotHeaders(caller),
-        etag,
-        notModified: revalidation?.(etag) === true,
-      };
+      const { body, etag } = countEnvelope(request, figures, caller.requestId);
+      return { body, usage, etag, notModified: revalidation?.(etag) === true };
     });
   }
 

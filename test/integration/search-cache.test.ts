@@ -77,6 +77,33 @@ it('a sync in this process invalidates cached counts and pages at once', async (
   ]);
 });
 
+it("a repeated count's kept envelope and ETag follow the generation (issue 25)", async () => {
+  const query = 'level=senior&job_family=data';
+  const ask = (etag?: string) =>
+    get(ctx.baseUrl, `/v1/opportunities/count?${query}`, {
+      key: reader.key,
+      headers: {
+        'X-Request-ID': `cache-${Math.random().toString(36).slice(2)}`,
+        ...(etag ? { 'If-None-Match': etag } : {}),
+      },
+    });
+  const first = await ask();
+  const etag = first.headers.get('etag') ?? '';
+  const again = await ask();
+  // The same parsed query and envelope shape, with this request's own id in the body.
+  expect(again.headers.get('etag')).toBe(etag);
+  expect(again.body.meta.request_id).toBe(again.headers.get('x-request-id'));
+  expect(again.text).toBe(JSON.stringify({ ...first.body, meta: again.body.meta }));
+  expect((await ask(etag)).status).toBe(304);
+
+  await storeAndIndex(ctx.deps, [makeRecord()]);
+  const changed = await ask(etag);
+  expect(changed.status).toBe(200);
+  expect(changed.body.count).toBe(first.body.count + 1);
+  expect(changed.headers.get('etag')).not.toBe(etag);
+  expect(changed.text).toBe(JSON.stringify(changed.body));
+});
+
 it('a reindex invalidates cached counts', async () => {
   const before = await count();
   // In the store only: the index (and so the cache) rightly still answer the old count.

@@ -1,6 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, validationError } from '../../domain/errors';
 import type { AppDeps } from '../../service/context';
+import { countJson } from '../../service/count-json';
 import { listJson } from '../../service/list-json';
 import type { ReadService } from '../../service/read-service';
 import { sendOutcome } from '../../adapter/presenter';
@@ -29,9 +30,11 @@ export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: Rea
     );
   });
   router.get('/v1/opportunities/count', requireKey, async (req, res) => {
+    // A repeated count's JSON is spliced from its kept shape (count-json).
     sendOutcome(
       res,
       await reads.count(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
+      countJson,
     );
   });
   // Before /:opportunity_id, so `changes` is never taken for an id (decisions 11).
