@@ -32,6 +32,25 @@ describe('countEnvelope and countJson', () => {
     expect(c.etag).toBe(a.etag);
   });
 
+  it('reuses the parts of a cached answer and notices other parts', () => {
+    const request = parse({ histogram: 'published', interval: 'week' });
+    const histogram = [{ start: '2026-11-23T00:00:00.000Z', count: 2 }];
+    const a = countEnvelope(request, { count: 2, histogram }, 'a');
+    const b = countEnvelope(request, { count: 2, histogram: [...histogram] }, 'b');
+    expect(b.etag).toBe(a.etag);
+    const other = [{ start: '2026-11-30T00:00:00.000Z', count: 2 }];
+    const others: CountFigures[] = [
+      { count: 2, histogram: other },
+      { count: 2 },
+      { histogram, count: 2 },
+    ];
+    for (const figures of others) {
+      const { body, etag } = countEnvelope(request, figures, 'c');
+      expect(countJson(body)).toBe(JSON.stringify(body));
+      expect(etag).toBe(representationTag(body));
+    }
+  });
+
   it('holds for any figures: groups, new counts, histograms, statistics', () => {
     const bucket = fc.record({ value: fc.oneof(fc.string(), fc.boolean()), count: fc.nat() });
     const figures: fc.Arbitrary<CountFigures> = fc.record(
