@@ -34,6 +34,7 @@ import {
 import { countFigures } from './count-extras';
 import { countEnvelope } from './count-json';
 import { ParsedRequests } from './parsed-requests';
+import { UsageReads } from './usage-reads';
 import { listRepresentationTag } from './list-json';
 import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
@@ -110,6 +111,8 @@ export class ReadService {
   private readonly expensive: ExpensiveGate;
   /** Counts' parsed queries by their raw parameters (issue 25 item 6). */
   private readonly parsedCounts = new ParsedRequests();
+  /** Counts' usage reads: one per account and event-loop turn (issue 25 item 6). */
+  private readonly countUsage = new UsageReads((accountId) => this.meter.snapshot({ accountId }));
 
   constructor(
     private readonly deps: AppDeps,
@@ -202,7 +205,9 @@ export class ReadService {
   /**
    * A count; 304 when `revalidation` matches its ETag (counts are free either way). A repeated
    * count (a dashboard refreshing) reuses its parsed query and its envelope's JSON and entity tag
-   * (issue 25 item 6); the usage headers are read from the ledger beside the figures, not after.
+   * (issue 25 item 6). Its usage headers are read from the ledger beside the figures, in one read
+   * shared by the account's counts of the same event-loop turn, sent after all of them arrived
+   * (usage-reads.ts).
    */
   count(
     caller: Caller,
@@ -221,7 +226,13 @@ export class ReadService {
         async () => {
           // Started once the call is admitted (a refused call costs the ledger nothing). The
           // figures' failure, when both fail, is the one reported, as when they ran in turn.
-          const usage = this.snapshotHeaders(caller);
+          const accountId = caller.auth.account.id;
+          const usage = this.countUsage.snapshot(accountId).then((snapshot) => {
+            this.usage.remember(accountId, snapshot);
+            return usageHeaders(snapshot, null, {
+              marketplaceVerified: caller.marketplaceVerified,
+            });
+          });
           usage.catch(() => undefined);
           const figures = await countFigures(
             this.index,

@@ -89,6 +89,20 @@ it('uses included allowance first, then prepaid credit, and refuses all or nothi
   expect(usage(count.h)).toMatchObject({ new: '0', charge: '0', used: '5', balance: '200' });
 });
 
+it("counts asked together share the ledger's read, never one older than the request", async () => {
+  const { key } = await keyFor({ plan: 'builder', balance_millicents: 0 });
+  const counts = () =>
+    Promise.all(Array.from({ length: 8 }, () => get('/v1/opportunities/count?remote=false', key)));
+  for (const count of await counts()) expect(usage(count.h)).toMatchObject({ used: '0' });
+  const list = await get('/v1/opportunities?limit=3', key);
+  expect(usage(list.h)).toMatchObject({ new: '3', used: '3' });
+  // Asked after the delivery was committed: each shows it (issue 25 item 6, usage-reads.ts).
+  for (const count of await counts()) {
+    expect(count.status).toBe(200);
+    expect(usage(count.h)).toMatchObject({ new: '0', charge: '0', used: '3' });
+  }
+});
+
 it('refuses a reused X-Request-ID with 409 and delivers nothing; a new id works', async () => {
   const { key } = await keyFor({ plan: 'builder', balance_millicents: 0 });
   const id = `req-${randomUUID()}`;
