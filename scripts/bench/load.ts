@@ -1,8 +1,7 @@
 import autocannon from 'autocannon';
 
-// One workload driven by autocannon over keep-alive connections. Each connection asks for the
-// request `next(context)` returns; `onBody` sees every response (cursor paging reads the next
-// cursor from it). Errors are transport errors, timeouts, non-2xx answers and bodies that `isError`
+// One workload driven by autocannon over keep-alive connections. Each request is `next(state)`;
+// `onBody` sees every response (cursor paging reads the next cursor from it). Errors are transport errors, timeouts, non-2xx answers and bodies that `isError`
 // flags (an MCP tool error comes back as HTTP 200).
 
 export interface Req {
@@ -20,7 +19,7 @@ export interface LoadSpec {
   next: (context: Record<string, unknown>) => Req;
   onBody?: (body: string, context: Record<string, unknown>) => void;
   isError?: (body: string) => boolean;
-  /** Sees every response, whatever its status (a request's context lives until its response). */
+  /** Sees every response, whatever its status, before its state is lent to another request. */
   onDone?: (context: Record<string, unknown>) => void;
 }
 
@@ -34,8 +33,14 @@ export interface LoadResult {
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let bodyErrors = 0;
-  const inspect =
-    spec.onBody !== undefined || spec.isError !== undefined || spec.onDone !== undefined;
+  // autocannon clears a request's context after every response when its request list has one
+  // entry, so state kept there (a cursor to follow, a filter of one's own) never reached the next
+  // request: cursor workloads measured first pages only. Each request instead borrows a state
+  // object no request in flight holds and gives it back with its response; there are never more
+  // states than connections, and a chain of cursors goes on whichever connection carries it.
+  const idle: Array<Record<string, unknown>> = [];
+  const stateOf = (context: Record<string, unknown>): Record<string, unknown> =>
+    (context.state ??= idle.pop() ?? {}) as Record<string, unknown>;
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,
@@ -43,7 +48,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     requests: [
       {
         setupRequest: (req, context) => {
-          const r = spec.next(context as Record<string, unknown>);
+          const r = spec.next(stateOf(context as Record<string, unknown>));
           return {
             ...req,
             method: r.method ?? 'GET',
@@ -52,17 +57,15 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
             body: r.body,
           } as typeof req;
         },
-        ...(inspect
-          ? {
-              onResponse: (status: number, body: string, context: Record<string, unknown>) => {
-                spec.onDone?.(context);
-                if (status >= 200 && status < 300) {
-                  if (spec.isError?.(body)) bodyErrors++;
-                  spec.onBody?.(body, context);
-                }
-              },
-            }
-          : {}),
+        onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+          const state = stateOf(context);
+          spec.onDone?.(state);
+          if (status >= 200 && status < 300) {
+            if (spec.isError?.(body)) bodyErrors++;
+            spec.onBody?.(body, state);
+          }
+          idle.push(state);
+        },
       },
     ],
   } as autocannon.Options);
