@@ -38,7 +38,7 @@ export interface AuthOptions {
  * concurrent requests with one key share a single query; it is keyed by the key's hash (the
  * secret is never kept) and bounded, oldest entries going first.
  */
-const CACHE_TTL_MS = 1000;
+export const CACHE_TTL_MS = 1000;
 const CACHE_MAX_ENTRIES = 10_000;
 /** api_keys.last_used_at is written at most once a minute per key. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -77,6 +77,8 @@ export class AuthService {
   constructor(
     private readonly deps: AppDeps,
     private readonly keys: KeyLookup,
+    /** The clock of the key cache and the last_used_at throttle; tests inject one. */
+    private readonly now: () => number = Date.now,
   ) {
     // Namespaced by database so that deployments (and test files) sharing one Redis never
     // throttle each other's clients.
@@ -145,7 +147,7 @@ export class AuthService {
 
   private async lookup(hash: string): Promise<KeyWithAccount | null> {
     const hit = this.cache.get(hash);
-    if (hit && hit.expires > Date.now()) return hit.value;
+    if (hit && hit.expires > this.now()) return hit.value;
     // decisions 12: a key the index does not know costs the store a query only within the budget.
     const known = await this.keys.mayExist(hash).catch(() => undefined);
     if (known === true || this.unknownLookups.take()) return this.cached(hash);
@@ -166,7 +168,7 @@ export class AuthService {
 
   /** The store's answer for a hash, shared by concurrent requests and kept CACHE_TTL_MS. */
   private cached(hash: string): Promise<KeyWithAccount | null> {
-    const now = Date.now();
+    const now = this.now();
     const hit = this.cache.get(hash);
     if (hit && hit.expires > now) return hit.value;
     this.cache.delete(hash);
@@ -184,7 +186,7 @@ export class AuthService {
 
   /** Off the request path: scheduled, never awaited, and its failure only logged. */
   private touch(key: ApiKeyRecord): void {
-    const now = Date.now();
+    const now = this.now();
     const last = this.touched.get(key.id) ?? key.last_used_at?.getTime() ?? 0;
     if (now - last < TOUCH_INTERVAL_MS) return;
     this.touched.delete(key.id);

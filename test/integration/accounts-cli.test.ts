@@ -7,7 +7,8 @@ import {
   updateAccount,
 } from '../../src/store/account-repo';
 import { createApiKey, generateApiKey, revokeApiKey } from '../../src/store/api-key-repo';
-import { startAuthApp, type AuthApp } from '../support/auth-app';
+import { CACHE_TTL_MS } from '../../src/service/auth';
+import { manualClock, startAuthApp, type AuthApp } from '../support/auth-app';
 import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
 
 // decisions 6 (accounts, keys) and 10 (the admin CLI), against the real Postgres.
@@ -17,9 +18,10 @@ jest.setTimeout(60_000);
 
 let ctx: TestContext;
 let app: AuthApp;
+const clock = manualClock();
 beforeAll(async () => {
   ctx = await createTestContext();
-  app = await startAuthApp(ctx.deps);
+  app = await startAuthApp(ctx.deps, { clock });
 });
 afterAll(async () => {
   await app.close();
@@ -106,7 +108,8 @@ describe('admin CLI', () => {
 
     const revoked = await cli('key', 'revoke', String(key.out.id));
     expect(revoked.out).toMatchObject({ id: key.out.id, revoked_at: expect.any(String) });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // contract §14.4: within 1 s, here one step of the key cache's injected clock.
+    clock.advance(CACHE_TTL_MS);
     expect((await app.call('/rest', { 'X-API-Key': secret })).body).toMatchObject({
       error: { code: 'revoked_api_key' },
     });

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { compose } from '../../src/app/compose';
+import { realBackends } from '../../src/app/compose';
 import { authOf, createAuthenticator } from '../../src/adapter/authenticate';
+import { AuthService } from '../../src/service/auth';
 import { errorHandler } from '../../src/http/middleware/errors';
 import { requestId } from '../../src/http/middleware/request-id';
 import { requestLog } from '../../src/http/middleware/request-log';
@@ -19,6 +20,22 @@ export interface AuthApp {
   close(): Promise<void>;
 }
 
+/** A clock that moves only when told to: the key cache's TTL is then a step, not a wait. */
+export interface ManualClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function manualClock(start = Date.now()): ManualClock {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -29,11 +46,16 @@ export interface Reply {
  * A minimal app around the real middleware (the read routes are built elsewhere): /rest reads
  * X-API-Key only, /mcp also accepts Authorization: Bearer, both answer with the caller's ids.
  */
-export async function startAuthApp(deps: AppDeps): Promise<AuthApp> {
+export async function startAuthApp(
+  deps: AppDeps,
+  options: { clock?: ManualClock } = {},
+): Promise<AuthApp> {
   const logs: string[] = [];
   const logger = createLogger('debug', (line) => logs.push(line));
   const withLogs: AppDeps = { ...deps, logger };
-  const auth = createAuthenticator(compose(withLogs).auth);
+  const clock = options.clock ?? { now: () => Date.now() };
+  const service = new AuthService(withLogs, realBackends(withLogs).keys, () => clock.now());
+  const auth = createAuthenticator(service);
   const app = express();
   app.set('trust proxy', 'loopback');
   app.use(requestId);

@@ -69,18 +69,30 @@ it('prints a readable line on a terminal', () => {
   expect(formatSeconds(9)).toBe('9s');
 });
 
-it('writes periodically once started, and stops', async () => {
-  const lines: string[] = [];
-  const r = new ProgressReporter({
-    command: 'sync',
-    json: true,
-    write: (l) => lines.push(l),
-    intervalMs: 5,
-  }).start();
-  await new Promise((resolve) => setTimeout(resolve, 40));
-  r.stop();
-  const seen = lines.length;
-  expect(seen).toBeGreaterThanOrEqual(1);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(lines.length).toBe(seen);
+it('writes periodically once started, and stops', () => {
+  // The interval timer is the subject: fake timers drive it, nothing waits on the wall clock.
+  jest.useFakeTimers();
+  try {
+    const lines: string[] = [];
+    const r = new ProgressReporter({
+      command: 'sync',
+      json: true,
+      write: (l) => lines.push(l),
+      intervalMs: 5,
+    }).start();
+    jest.advanceTimersByTime(4);
+    expect(lines).toHaveLength(0);
+    jest.advanceTimersByTime(1);
+    expect(lines).toHaveLength(1);
+    jest.advanceTimersByTime(35);
+    expect(lines).toHaveLength(8);
+    r.stop();
+    const seen = lines.length;
+    expect(seen).toBeGreaterThanOrEqual(1);
+    jest.advanceTimersByTime(20);
+    expect(lines.length).toBe(seen);
+    expect(jest.getTimerCount()).toBe(0);
+  } finally {
+    jest.useRealTimers();
+  }
 });
