@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import {
   AccountInputError,
   createAccount,
@@ -9,7 +7,8 @@ import {
 import { createApiKey, generateApiKey, revokeApiKey } from '../../src/store/api-key-repo';
 import { CACHE_TTL_MS } from '../../src/service/auth';
 import { manualClock, startAuthApp, type AuthApp } from '../support/auth-app';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { cliJson } from '../support/cli';
+import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 6 (accounts, keys) and 10 (the admin CLI), against the real Postgres.
 
@@ -28,35 +27,10 @@ afterAll(async () => {
   await ctx.close();
 });
 
-interface CliResult {
-  code: number;
-  out: Record<string, unknown>;
-}
-
-/** The real CLI in a child process; with --json it prints exactly one JSON line on stdout. */
-function cli(...args: string[]): Promise<CliResult> {
-  const env = {
-    ...process.env,
-    DATABASE_URL: ctx.databaseUrl,
-    OPENSEARCH_URL: process.env.OPENSEARCH_URL,
-    CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-  };
-  return new Promise((resolve, reject) => {
-    execFile(
-      'npx',
-      ['tsx', 'src/cli/main.ts', ...args, '--json'],
-      { cwd: path.resolve(__dirname, '../..'), env },
-      (err, stdout) => {
-        const lines = stdout.trim().split('\n');
-        if (lines.length !== 1) {
-          reject(new Error(`expected one line of stdout, got: ${stdout}`));
-          return;
-        }
-        const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
-        resolve({ code, out: JSON.parse(lines[0] ?? 'null') as Record<string, unknown> });
-      },
-    );
-  });
+/** The real CLI with --json: its exit status and the one JSON object it printed. */
+async function cli(...args: string[]): Promise<{ code: number; out: Record<string, unknown> }> {
+  const { code, report } = await cliJson(args, { databaseUrl: ctx.databaseUrl });
+  return { code, out: report };
 }
 
 describe('admin CLI', () => {

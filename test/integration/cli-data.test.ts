@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { aliasTargets } from '../../src/search/index-manager';
 import { MIGRATIONS_DIR } from '../../src/store/migrate';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { cliJson } from '../support/cli';
+import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 10: the data commands as an operator runs them, each printing one JSON object.
 
-const run = promisify(execFile);
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -15,17 +13,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('npx', ['tsx', 'src/cli/main.ts', ...args, '--json'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: ctx.databaseUrl,
-      CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-      LOG_LEVEL: 'silent',
-    },
-  });
-  const lines = stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+  return (await cliJson(args, { databaseUrl: ctx.databaseUrl })).report;
 }
 
 it('migrate reports an up-to-date database', async () => {

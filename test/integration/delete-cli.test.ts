@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { accountWithKey } from '../support/auth-app';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { runCli } from '../support/cli';
+import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 10 `delete ID [ID...]` as an operator runs it: removed records are 404 in detail, gone
 // from list and count (the index is synced before it returns) and tombstones in the change feed;
@@ -23,26 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'node_modules/.bin/tsx',
-      ['src/cli/main.ts', ...args],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: ctx.databaseUrl,
-          CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-          LOG_LEVEL: 'silent',
-        },
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => runCli(args, { databaseUrl: ctx.databaseUrl });
 
 async function get(path: string) {
   const res = await fetch(`${ctx.baseUrl}${path}`, { headers: { 'X-API-Key': key } });

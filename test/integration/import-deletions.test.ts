@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
 import { accountWithKey } from '../support/auth-app';
-import { cliJson } from '../support/cli-json';
+import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 
 // decisions 10 `import`, 11 "Change feed": a deletion line {"id", "deleted": true} removes a stored
@@ -35,7 +35,7 @@ function ndjson(name: string, lines: unknown[]): string {
   return file;
 }
 
-const cli = (...args: string[]) => cliJson(ctx.databaseUrl, args);
+const cli = (...args: string[]) => cliJson(args, { databaseUrl: ctx.databaseUrl });
 
 async function get(p: string) {
   const res = await fetch(`${ctx.baseUrl}${p}`, { headers: { 'X-API-Key': key } });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
-import { cliJson } from '../support/cli-json';
+import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
@@ -33,7 +33,8 @@ function ndjson(name: string, lines: unknown[]): string {
   return file;
 }
 
-const cli = (...args: string[]) => cliJson(ctx.databaseUrl, args, { OPENSEARCH_URL: DEAD_SEARCH });
+const cli = (...args: string[]) =>
+  cliJson(args, { databaseUrl: ctx.databaseUrl, env: { OPENSEARCH_URL: DEAD_SEARCH } });
 
 const listedIds = async (): Promise<string[]> => {
   const res = await get(ctx.baseUrl, '/v1/opportunities?limit=100', { key: reader.key });

@@ -1,19 +1,17 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { reindex } from '../../src/search/sync';
 import { upsertOpportunities } from '../../src/store/opportunity-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { cliJson } from '../support/cli';
+import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
 // issue 13, item 3: counts and list pages are cached per process, keyed by the query and the index
 // generation. A cache must never serve what a sync, reindex or import (in this process or another)
 // has changed, and what a response costs always comes from the ledger, never from the cache.
 
-const run = promisify(execFile);
 let ctx: TestContext;
 let reader: Reader;
 let searches: jest.SpyInstance;
@@ -46,16 +44,19 @@ const count = async (query = QUERY) => {
   return res.body.count as number;
 };
 
+/**
+ * The CLI in another process; returns once this process has heard of its index change. Another
+ * process's change arrives by notification (search/generation.ts), a moment after that process
+ * exits: the test waits for that event, not for a guessed time.
+ */
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('node_modules/.bin/tsx', ['src/cli/main.ts', ...args, '--json'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: ctx.databaseUrl,
-      CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-      LOG_LEVEL: 'silent',
-    },
-  });
-  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
+  const generation = ctx.deps.searchCache?.generation;
+  const before = generation?.current();
+  const { report } = await cliJson(args, { databaseUrl: ctx.databaseUrl });
+  while (report.ok === true && generation?.current() === before) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return report;
 }
 
 it('a repeated count is answered from the cache', async () => {

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
 import { Client } from '@opensearch-project/opensearch';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
+import { cliJson } from '../support/cli';
 import { TEST_CURSOR_KEYS } from '../support/harness';
 import {
   basicAuthGate,
@@ -31,7 +30,6 @@ jest.setTimeout(300_000);
 const OPENSEARCH_URL = process.env.OPENSEARCH_URL ?? '';
 const direct = new Client({ node: OPENSEARCH_URL });
 const db = scratchDatabase();
-const run = promisify(execFile);
 const started: ServerProcess[] = [];
 const proxies: SearchProxy[] = [];
 let ca: ThrowawayCa;
@@ -85,23 +83,10 @@ async function cli(
   env: Record<string, string | undefined>,
   ...args: string[]
 ): Promise<CliOutcome> {
-  const merged: NodeJS.ProcessEnv = { ...process.env };
-  for (const [k, v] of Object.entries(production({ LOG_LEVEL: 'silent', ...env })))
-    if (v === undefined) delete merged[k];
-    else merged[k] = v;
-  const outcome = await run('npx', ['tsx', 'src/cli/main.ts', ...args, '--json'], {
-    env: merged,
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => err,
-  );
-  const lines = outcome.stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return {
-    code: outcome.code,
-    result: JSON.parse(lines[0] ?? '{}') as Record<string, unknown>,
-    stderr: outcome.stderr,
-  };
+  const { code, report, stderr } = await cliJson(args, {
+    env: production({ LOG_LEVEL: 'silent', ...env }),
+  });
+  return { code, result: report, stderr };
 }
 
 /** `seed` (store, then bulk indexing) through the given connection settings. */

@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { importNdjson } from '../../src/service/import-records';
 import { reindex, syncIncremental } from '../../src/search/sync';
 import { aliasTargets } from '../../src/search/index-manager';
 import { deleteOpportunities, upsertOpportunities } from '../../src/store/opportunity-repo';
-import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { cliJson } from '../support/cli';
+import { createTestContext, type TestContext } from '../support/harness';
 import { CLASSES, classified, makeRecord, storeAndIndex } from '../support/fixtures';
 
-const run = promisify(execFile);
 let ctx: TestContext;
 const dir = mkdtempSync(path.join(tmpdir(), 'import-'));
 
@@ -83,20 +81,9 @@ describe('import', () => {
     const file = path.join(dir, 'cli.ndjson');
     const record = makeRecord();
     writeFileSync(file, `${JSON.stringify(record)}\n{"id": 1}\n`);
-    const env = {
-      ...process.env,
-      DATABASE_URL: ctx.databaseUrl,
-      CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-      LOG_LEVEL: 'silent',
-    };
-    const failure = await run('npx', ['tsx', 'src/cli/main.ts', 'import', file, '--json'], {
-      env,
-    }).then(
-      () => null,
-      (err: { code: number; stdout: string }) => err,
-    );
-    expect(failure?.code).toBe(1);
-    const report = JSON.parse(failure?.stdout ?? '{}');
+    const failure = await cliJson(['import', file], { databaseUrl: ctx.databaseUrl });
+    expect(failure.code).toBe(1);
+    const report = failure.report as { rejected: { line: number }[] };
     expect(report).toMatchObject({ ok: false, valid: 1, store: { inserted: 1 } });
     expect(report.rejected[0].line).toBe(2);
     expect(await indexedIds({ term: { id: record.id } })).toEqual([record.id]);
