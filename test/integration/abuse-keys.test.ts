@@ -5,6 +5,7 @@ import { createApiKey, revokeApiKey } from '../../src/store/api-key-repo';
 import { createTestContext, type TestContext } from '../support/harness';
 import { StatementRecorder } from '../support/pg-statements';
 import { get, newReader } from '../support/read-http';
+import { ROOMY } from '../support/factories';
 
 // decisions 12: unknown keys never reach Postgres at the caller's pace. 1,000 random well-shaped
 // keys from one address cost the key store at most a few lookups a second (store/key-index.ts and
@@ -48,7 +49,7 @@ async function within(ms: number, key: string, done: (status: number) => boolean
 }
 
 it('a key revoked by another process is refused within 1 s', async () => {
-  const account = await createAccount(other, { plan: 'free', rps_override: 1000 });
+  const account = await createAccount(other, { plan: 'free', ...ROOMY });
   const created = await createApiKey(other, { accountId: account.id });
   expect(await within(1000, created.key, (status) => status === 200)).not.toBeNull();
   await revokeApiKey(other, created.id);
@@ -61,7 +62,7 @@ it('a key revoked by another process is refused within 1 s', async () => {
 });
 
 it('a key created by another process works within 1 s, even while unknown keys flood in', async () => {
-  const account = await createAccount(other, { plan: 'free', rps_override: 1000 });
+  const account = await createAccount(other, { plan: 'free', ...ROOMY });
   // Drain the lookup budget, so that only the key index can let the new key in.
   await Promise.all(
     Array.from({ length: 30 }, () =>
@@ -115,7 +116,7 @@ it('a lost notification connection is reconnected and reloaded: a key created me
         AND query LIKE '%left(key_hash%'`,
   );
   expect(rowCount).toBe(1);
-  const account = await createAccount(other, { plan: 'free', rps_override: 1000 });
+  const account = await createAccount(other, { plan: 'free', ...ROOMY });
   const { key } = await createApiKey(other, { accountId: account.id });
   // Drain the lookup budget: the new key must come from the reloaded set.
   await Promise.all(

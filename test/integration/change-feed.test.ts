@@ -6,6 +6,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // decisions 11 "Change feed": order of indexing, latest state once, tombstones, a cursor to poll
 // from, metering like list, 402 all or nothing. One database for this file; the scenario builds up.
@@ -27,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function keyFor(input: Parameters<typeof createAccount>[1]) {
-  const account = await createAccount(ctx.deps.pool, { rps_override: 1000, ...input });
+  const account = await createAccount(ctx.deps.pool, { ...ROOMY, ...input });
   return { account, key: (await createApiKey(ctx.deps.pool, { accountId: account.id })).key };
 }
 

@@ -3,6 +3,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { accountWithKey } from '../support/auth-app';
 import { runCli } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // decisions 10 `delete ID [ID...]` as an operator runs it: removed records are 404 in detail, gone
 // from list and count (the index is synced before it returns) and tombstones in the change feed;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   await storeAndIndex(ctx.deps, records);
   ({
     key: { key },
-  } = await accountWithKey(ctx.deps, { plan: 'growth', rps_override: 1000 }));
+  } = await accountWithKey(ctx.deps, { plan: 'growth', ...ROOMY }));
 });
 afterAll(() => ctx.close());
 

@@ -9,6 +9,7 @@ import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp, type ServedApp } from '../support/serve-app';
+import { ROOMY } from '../support/factories';
 
 // The fast subset of `npm run faults` (issue 15): Postgres cut through a TCP proxy and a private
 // Redis stopped, each under a small steady mixed load, then restored. The full run (cluster, API
@@ -27,7 +28,7 @@ beforeAll(async () => {
       plan,
       billing_model: model,
       balance_millicents: balance,
-      rps_override: 1000,
+      ...ROOMY,
     });
     keys.push((await createApiKey(ctx.deps.pool, { accountId: account.id })).key);
   }

@@ -16,6 +16,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { rawRequest, type RawReply } from '../support/raw-http';
 import { FIXTURE } from '../support/read-fixture';
 import { get } from '../support/read-http';
+import { ROOMY } from '../support/factories';
 
 // issue 11, item 10: random and malformed requests at every endpoint, with and without a key.
 // Properties: a documented status, the error envelope on errors, never a 5xx or anything internal
@@ -48,7 +49,7 @@ beforeAll(async () => {
   const pool = ctx.deps.pool;
   const key = async (input: Parameters<typeof createAccount>[1]) =>
     (await createApiKey(pool, { accountId: (await createAccount(pool, input)).id })).key;
-  const valid = await key({ plan: 'growth', rps_override: 1000, allowance_override: 1_000_000 });
+  const valid = await key({ plan: 'growth', ...ROOMY, allowance_override: 1_000_000 });
   const revokedKey = await createApiKey(pool, {
     accountId: (await createAccount(pool, { plan: 'builder' })).id,
   });
@@ -62,7 +63,7 @@ beforeAll(async () => {
         plan: 'free',
         billing_model: 'legacy_wallet',
         balance_millicents: 1_200,
-        rps_override: 1000,
+        ...ROOMY,
       }),
       revoked: revokedKey.key,
       disabled: await key({ plan: 'builder', status: 'disabled' }),

@@ -6,6 +6,7 @@ import { makeRecord } from '../support/fixtures';
 import { accountWithKey } from '../support/auth-app';
 import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // decisions 10 `import`, 11 "Change feed": a deletion line {"id", "deleted": true} removes a stored
 // record as `delete ID` does (detail 404, gone from list and count, a tombstone in the feed); a
@@ -25,7 +26,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   ({
     key: { key },
-  } = await accountWithKey(ctx.deps, { plan: 'growth', rps_override: 1000 }));
+  } = await accountWithKey(ctx.deps, { plan: 'growth', ...ROOMY }));
 });
 afterAll(() => ctx.close());
 

@@ -10,6 +10,7 @@ import type { AccountInput } from '../../src/store/account-repo';
 import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // decisions 7-9 at the HTTP edge of /mcp: authentication before the protocol, 405s, the headers
 // of contract 8.3 on the HTTP response, request ids, and the rate limit shared with REST.
@@ -40,7 +41,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const FAST: AccountInput = { plan: 'growth', rps_override: 1000 };
+const FAST: AccountInput = { plan: 'growth', ...ROOMY };
 const newKey = async (input: AccountInput = FAST) =>
   (await accountWithKey(ctx.deps, input)).key.key;
 

@@ -10,6 +10,7 @@ import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { MCP_CLIENTS } from '../support/mcp-clients';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // decisions 9 and issue 8 through the official SDK client: the listing, each tool, paging against
 // REST, argument errors as isError envelopes, and source text returned as data.
@@ -63,7 +64,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   ({
     key: { key },
-  } = await accountWithKey(ctx.deps, { plan: 'growth', rps_override: 1000 }));
+  } = await accountWithKey(ctx.deps, { plan: 'growth', ...ROOMY }));
   client = await connect({ 'X-API-Key': key });
 });
 afterAll(async () => {

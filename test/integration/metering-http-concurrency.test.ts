@@ -2,6 +2,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // contract 8.2, decisions 7 over HTTP: dozens of parallel list requests from several keys of one
 // account never deliver past allowance + balance, never double charge, and each ends 200 or 402.
@@ -26,7 +27,7 @@ it('never over-delivers or double charges under parallel requests from several k
     plan: 'builder',
     allowance_override: ALLOWANCE,
     balance_millicents: BALANCE,
-    rps_override: 1000,
+    ...ROOMY,
   });
   const keys = await Promise.all(
     [1, 2, 3].map((n) => createApiKey(ctx.deps.pool, { accountId: account.id, label: `k${n}` })),

@@ -3,6 +3,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // contract 8.2-8.3, decisions 6-8 end to end: the usage headers agree with the ledger.
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function keyFor(input: Parameters<typeof createAccount>[1]) {
-  const account = await createAccount(ctx.deps.pool, { rps_override: 1000, ...input });
+  const account = await createAccount(ctx.deps.pool, { ...ROOMY, ...input });
   return { account, key: (await createApiKey(ctx.deps.pool, { accountId: account.id })).key };
 }
 

@@ -10,6 +10,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { startHangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp as serve, type ServedApp } from '../support/serve-app';
+import { ROOMY } from '../support/factories';
 
 // GET /metrics (issue 15): Prometheus text with requests, latency, deliveries and charges, upstream
 // failures, rate-limit refusals and the limiter fallback. The registry is per process, so every
@@ -22,13 +23,13 @@ let slowKey: string;
 beforeAll(async () => {
   ctx = await createTestContext();
   const pool = ctx.deps.pool;
-  const account = await createAccount(pool, { plan: 'builder', rps_override: 1000 });
+  const account = await createAccount(pool, { plan: 'builder', ...ROOMY });
   key = (await createApiKey(pool, { accountId: account.id })).key;
   const wallet = await createAccount(pool, {
     plan: 'builder',
     billing_model: 'legacy_wallet',
     balance_millicents: 100_000,
-    rps_override: 1000,
+    ...ROOMY,
   });
   walletKey = (await createApiKey(pool, { accountId: wallet.id })).key;
   const slow = await createAccount(pool, { plan: 'builder', rps_override: 1 });

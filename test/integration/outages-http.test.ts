@@ -6,6 +6,7 @@ import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp as serve } from '../support/serve-app';
+import { ROOMY } from '../support/factories';
 
 // Failures of the services behind the API, seen over HTTP: each fails closed, fast, with the
 // contract's code, and nothing is delivered or charged.
@@ -15,7 +16,7 @@ let key: string;
 let accountId: string;
 beforeAll(async () => {
   ctx = await createTestContext();
-  const account = await createAccount(ctx.deps.pool, { plan: 'builder', rps_override: 1000 });
+  const account = await createAccount(ctx.deps.pool, { plan: 'builder', ...ROOMY });
   accountId = account.id;
   key = (await createApiKey(ctx.deps.pool, { accountId })).key;
   await storeAndIndex(ctx.deps, [makeRecord(), makeRecord()]);

@@ -3,6 +3,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // decisions 11 "Free revalidation": ETag on list and count; If-None-Match → 304 with no body, the
 // usage and rate-limit headers, no usage figure changed and no request id spent; a list page with a
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function newKey() {
-  const account = await createAccount(ctx.deps.pool, { plan: 'growth', rps_override: 1000 });
+  const account = await createAccount(ctx.deps.pool, { plan: 'growth', ...ROOMY });
   return { account, key: (await createApiKey(ctx.deps.pool, { accountId: account.id })).key };
 }
 

@@ -5,6 +5,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { ROOMY } from '../support/factories';
 
 // issue 15: several OpenSearch nodes in OPENSEARCH_URL, and the index layout from the settings.
 // The shared test instance is one node, so a second "node" here is a dead address: the client
@@ -22,7 +23,7 @@ describe('a node list with a dead node', () => {
   beforeAll(async () => {
     // The dead node first: start-up (index creation) must not trip over it.
     ctx = await createTestContext({ OPENSEARCH_URL: `http://127.0.0.1:1,${real()}` });
-    const account = await createAccount(ctx.deps.pool, { plan: 'builder', rps_override: 1000 });
+    const account = await createAccount(ctx.deps.pool, { plan: 'builder', ...ROOMY });
     key = (await createApiKey(ctx.deps.pool, { accountId: account.id })).key;
     await storeAndIndex(ctx.deps, [makeRecord(), makeRecord()]);
   });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountInput } from '../../src/store/account-repo';
-import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { accountWithKey, roomyKey } from '../support/factories';
 
 // decisions 11: GET /v1/usage and the MCP tool get_usage say in one body what the usage headers of
 // contract 8.3 say on the same response, for every billing model (decisions 6); free, no request
@@ -29,8 +29,7 @@ interface Usage {
   meta: { request_id: string };
 }
 
-const newKey = async (input: AccountInput) =>
-  (await accountWithKey(ctx.deps, { rps_override: 1000, ...input })).key.key;
+const newKey = (input: AccountInput) => roomyKey(ctx.deps, input);
 
 async function get(path: string, key: string | null, headers: Record<string, string> = {}) {
   const res = await fetch(ctx.baseUrl + path, {

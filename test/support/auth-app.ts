@@ -9,8 +9,6 @@ import { requestId } from '../../src/http/middleware/request-id';
 import { requestLog } from '../../src/http/middleware/request-log';
 import { createLogger } from '../../src/infra/logger';
 import type { AppDeps } from '../../src/service/context';
-import { createAccount, type AccountInput } from '../../src/store/account-repo';
-import { createApiKey, type CreatedApiKey } from '../../src/store/api-key-repo';
 
 export interface AuthApp {
   baseUrl: string;
@@ -90,12 +88,4 @@ export async function startAuthApp(
   };
 }
 
-/** An account (active Free unless told) with one key. */
-export async function accountWithKey(
-  deps: AppDeps,
-  input: AccountInput = {},
-): Promise<{ accountId: string; key: CreatedApiKey }> {
-  const account = await createAccount(deps.pool, input);
-  const key = await createApiKey(deps.pool, { accountId: account.id, label: 'test' });
-  return { accountId: account.id, key };
-}
+export { accountWithKey } from './factories';

@@ -1,50 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { firstRow } from './factories';
 import type { Pool } from 'pg';
 
 // Accounts, keys and ledger reads in plain SQL for the metering tests (the account repository is
 // written separately; the ledger only needs the rows).
 
-export interface AccountFixture {
-  planId?: 'free' | 'builder' | 'growth' | 'enterprise';
-  billingModel?: 'plan' | 'legacy_entitlement' | 'legacy_wallet';
-  balanceMillicents?: number;
-  allowanceOverride?: number | null;
-  rpsOverride?: number | null;
-  periodStart?: Date | null;
-  periodEnd?: Date | null;
-}
-
-export async function createAccount(pool: Pool, fixture: AccountFixture = {}): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO accounts (plan_id, billing_model, balance_millicents, allowance_override,
-                           rps_override, period_start, period_end)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [
-      fixture.planId ?? 'free',
-      fixture.billingModel ?? 'plan',
-      fixture.balanceMillicents ?? 0,
-      fixture.allowanceOverride ?? null,
-      fixture.rpsOverride ?? null,
-      fixture.periodStart ?? null,
-      fixture.periodEnd ?? null,
-    ],
-  );
-  return firstRow(rows).id;
-}
-
-export async function createKey(
-  pool: Pool,
-  accountId: string,
-  limits: { allowance?: number | null; rps?: number | null } = {},
-): Promise<string> {
-  const secret = `oppk_${randomBytes(24).toString('hex')}`;
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO api_keys (account_id, label, prefix, key_hash, allowance, rps)
-     VALUES ($1, 'test', $2, $3, $4, $5) RETURNING id`,
-    [accountId, secret.slice(0, 12), secret, limits.allowance ?? null, limits.rps ?? null],
-  );
-  return firstRow(rows).id;
-}
+// The account and key rows come from the suite's factories (factories.ts), under the names these
+// tests know them by.
+export {
+  insertAccountRow as createAccount,
+  insertKeyRow as createKey,
+  type AccountRow as AccountFixture,
+} from './factories';
 
 export const opportunityIds = (n: number): string[] =>
   Array.from({ length: n }, () => randomUUID());
@@ -86,10 +53,4 @@ export async function ledgerState(pool: Pool, accountId: string): Promise<Ledger
     walletEntries: n('wallet_entries'),
     usage: { used: n('used'), included: n('included'), payg: n('payg') },
   };
-}
-
-function firstRow<T>(rows: T[]): T {
-  const row = rows[0];
-  if (row === undefined) throw new Error('expected a row');
-  return row;
 }

@@ -2,32 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Opportunity } from '../../src/domain/record';
-import type { AppDeps } from '../../src/service/context';
-import { createAccount, type AccountInput } from '../../src/store/account-repo';
-import { createApiKey } from '../../src/store/api-key-repo';
 
 // HTTP helpers shared by the read-surface tests (list, count, detail, preview, errors).
 
-export interface Reader {
-  accountId: string;
-  key: string;
-}
-
-/**
- * An account (Free plan) with a key. Unless a test is about limits it gets room to work: 1000
- * requests a second, page size 100 and a large allowance (Free is 2 rps and 25 a page).
- */
-export async function newReader(deps: AppDeps, account: AccountInput = {}): Promise<Reader> {
-  const created = await createAccount(deps.pool, {
-    plan: 'free',
-    rps_override: 1000,
-    allowance_override: 1_000_000,
-    page_size_override: 100,
-    ...account,
-  });
-  const { key } = await createApiKey(deps.pool, { accountId: created.id });
-  return { accountId: created.id, key };
-}
+// The read suites' reader comes from the suite's factories.
+export { newReader, type Reader } from './factories';
 
 export interface Json {
   status: number;

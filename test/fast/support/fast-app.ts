@@ -14,6 +14,7 @@ import { CursorCodec, parseCursorKeys } from '../../../src/search/cursor';
 import type { AppDeps } from '../../../src/service/context';
 import type { HealthProbes } from '../../../src/service/health';
 import type { MemoryAccountInput } from '../../../src/store/memory-accounts';
+import { ROOMY_READER } from '../../support/factories';
 
 // The fast suite's world (issue 12): the real express app, composed over the in-memory
 // capabilities (src/app/memory-backends.ts), on an ephemeral port. No Postgres, OpenSearch or
@@ -69,12 +70,7 @@ export async function startFastApp(
     world,
     deps,
     reader(account = {}) {
-      const created = world.accounts.createAccount({
-        rps_override: 1000,
-        allowance_override: 1_000_000,
-        page_size_override: 100,
-        ...account,
-      });
+      const created = world.accounts.createAccount({ ...ROOMY_READER, ...account });
       const { key, record } = world.accounts.createKey(created.id);
       return { accountId: created.id, keyId: record.id, key };
     },
