@@ -1,0 +1,27 @@
+import { startFastApp } from '../fast/support/fast-app';
+import { FIXTURE } from './read-fixture';
+import type { Reader } from './factories';
+
+// The worlds a behaviour suite (test/behaviour/) runs over: the real app over in-memory
+// capabilities (here, no services: the fast project) or over Postgres, OpenSearch and Redis
+// (fixture-world.ts: the integration project). A suite sees only what both share: the app's base
+// URL, a reader with room to work, and FIXTURE stored and indexed.
+
+export interface FixtureWorld {
+  baseUrl: string;
+  reader: Reader;
+  close(): Promise<void>;
+}
+
+export type StartFixtureWorld = () => Promise<FixtureWorld>;
+
+/** FIXTURE in the in-memory index, served by the real app. */
+export const memoryFixtureWorld: StartFixtureWorld = async () => {
+  const app = await startFastApp(FIXTURE);
+  return { baseUrl: app.baseUrl, reader: app.reader(), close: () => app.close() };
+};
+
+/** The table `describe.each` takes in the fast project. */
+export const MEMORY_WORLDS: [string, StartFixtureWorld][] = [
+  ['in-memory backends', memoryFixtureWorld],
+];
