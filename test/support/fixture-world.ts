@@ -1,3 +1,5 @@
+import { syncIncremental } from '../../src/search/sync';
+import { deleteOpportunities } from '../../src/store/opportunity-repo';
 import { storeAndIndex } from './fixtures';
 import { createTestContext, type TestContext } from './harness';
 import { FIXTURE } from './read-fixture';
@@ -15,7 +17,16 @@ export async function fixtureWorld(): Promise<{ ctx: TestContext; reader: Reader
 /** FIXTURE in Postgres and OpenSearch, served by the real app (worlds.ts). */
 export const realFixtureWorld: StartFixtureWorld = async () => {
   const { ctx, reader } = await fixtureWorld();
-  return { baseUrl: ctx.baseUrl, reader, close: () => ctx.close() };
+  return {
+    baseUrl: ctx.baseUrl,
+    reader,
+    newReader: () => newReader(ctx.deps),
+    async remove(ids) {
+      await deleteOpportunities(ctx.deps.pool, [...ids]);
+      await syncIncremental(ctx.deps);
+    },
+    close: () => ctx.close(),
+  };
 };
 
 /** The table `describe.each` takes in the integration project. */

@@ -10,6 +10,10 @@ import type { Reader } from './factories';
 export interface FixtureWorld {
   baseUrl: string;
   reader: Reader;
+  /** Another reader (ROOMY_READER), e.g. one whose ledger is still empty. */
+  newReader(): Promise<Reader>;
+  /** Deletes records from the store and brings the index in line, as `delete` does. */
+  remove(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,7 +22,13 @@ export type StartFixtureWorld = () => Promise<FixtureWorld>;
 /** FIXTURE in the in-memory index, served by the real app. */
 export const memoryFixtureWorld: StartFixtureWorld = async () => {
   const app = await startFastApp(FIXTURE);
-  return { baseUrl: app.baseUrl, reader: app.reader(), close: () => app.close() };
+  return {
+    baseUrl: app.baseUrl,
+    reader: app.reader(),
+    newReader: async () => app.reader(),
+    remove: async (ids) => app.world.index.remove(ids),
+    close: () => app.close(),
+  };
 };
 
 /** The table `describe.each` takes in the fast project. */
