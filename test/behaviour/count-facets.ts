@@ -1,22 +1,15 @@
 import { FACET_DIMENSIONS } from '../../src/domain/facets';
 import { facetOracle } from '../support/facet-oracle';
-import type { FixtureWorld, StartFixtureWorld } from '../support/worlds';
+import { useWorld, type StartFixtureWorld } from '../support/worlds';
 import { qs, type Query } from '../support/read-fixture';
-import { expectError, get, type Reader } from '../support/read-http';
+import { expectError, get } from '../support/read-http';
 
 // decisions 11, count facets over HTTP: every dimension, alone and nested, with and without
 // filters, against an oracle computed from the fixture; the tie rule; errors; free of charge.
 
 /** Count facets against the oracle, in one world. */
 export function countFacetBehaviour(start: StartFixtureWorld): void {
-  let world: FixtureWorld;
-  let reader: Reader;
-
-  beforeAll(async () => {
-    world = await start();
-    reader = world.reader;
-  });
-  afterAll(() => world.close());
+  const world = useWorld(start);
 
   async function facets(q: Query, groupBy: string, groupLimit?: number) {
     const extra: Query = {
@@ -24,7 +17,7 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
       ...(groupLimit ? { group_limit: String(groupLimit) } : {}),
     };
     const res = await get(world.baseUrl, `/v1/opportunities/count?${qs({ ...q, ...extra })}`, {
-      key: reader.key,
+      key: world.reader.key,
     });
     expect(res.status).toBe(200);
     return res;
@@ -71,7 +64,7 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
       groups: { value: boolean; count: number }[];
     }[]) {
       const plain = await get(world.baseUrl, `/v1/opportunities/count?work_structure=${g.value}`, {
-        key: reader.key,
+        key: world.reader.key,
       });
       expect(plain.body.count).toBe(g.count);
       for (const s of g.groups) {
@@ -79,7 +72,7 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
         const both = await get(
           world.baseUrl,
           `/v1/opportunities/count?work_structure=${g.value}&remote=${s.value}`,
-          { key: reader.key },
+          { key: world.reader.key },
         );
         expect(both.body.count).toBe(s.count);
       }
@@ -105,11 +98,11 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
   it('is free: no allowance, no request id spent, usage unchanged', async () => {
     const headers = { 'X-Request-ID': 'facet-free-1' };
     const a = await get(world.baseUrl, '/v1/opportunities/count?group_by=level', {
-      key: reader.key,
+      key: world.reader.key,
       headers,
     });
     const b = await get(world.baseUrl, '/v1/opportunities/count?group_by=level', {
-      key: reader.key,
+      key: world.reader.key,
       headers,
     });
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -128,7 +121,9 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
       ['include=everything', 'include', 'unknown_value'],
       ['include_new_count=true', 'include_new_count', 'unknown_parameter'],
     ])('%s → 400 invalid_filter', async (query, parameter, reason) => {
-      const res = await get(world.baseUrl, `/v1/opportunities/count?${query}`, { key: reader.key });
+      const res = await get(world.baseUrl, `/v1/opportunities/count?${query}`, {
+        key: world.reader.key,
+      });
       expectError(res, 400, 'invalid_filter', { parameter, reason });
     });
 
@@ -140,13 +135,15 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
       'group_limit=-1',
     ])('%s → 422 validation_error', async (query) => {
       const res = await get(world.baseUrl, `/v1/opportunities/count?group_by=level&${query}`, {
-        key: reader.key,
+        key: world.reader.key,
       });
       expectError(res, 422, 'validation_error', { parameter: 'group_limit' });
     });
 
     it('group_by is not a list parameter', async () => {
-      const res = await get(world.baseUrl, '/v1/opportunities?group_by=level', { key: reader.key });
+      const res = await get(world.baseUrl, '/v1/opportunities?group_by=level', {
+        key: world.reader.key,
+      });
       expectError(res, 400, 'invalid_filter', { parameter: 'group_by' });
     });
   });

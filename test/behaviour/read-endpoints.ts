@@ -1,20 +1,13 @@
 import { FIXTURE, expected, qs } from '../support/read-fixture';
-import { get, type Json, type Reader } from '../support/read-http';
-import type { FixtureWorld, StartFixtureWorld } from '../support/worlds';
+import { get, type Json } from '../support/read-http';
+import { useWorld, type StartFixtureWorld } from '../support/worlds';
 
 // Envelopes (decisions 4), the public record (decisions 1), applied_filters normalization
 // (decisions 2), count semantics (contract 4.3, 8.2) and detail (decisions 10) over HTTP.
 
 /** Envelopes, the public record, applied_filters, count and detail, in one world. */
 export function readEndpointBehaviour(start: StartFixtureWorld): void {
-  let world: FixtureWorld;
-  let reader: Reader;
-
-  beforeAll(async () => {
-    world = await start();
-    reader = world.reader;
-  });
-  afterAll(() => world.close());
+  const world = useWorld(start);
 
   const PUBLIC_FIELDS = [
   'id', 'title', 'normalized_title', 'employer', 'intermediary', 'organizations', 'canonical_url',
@@ -54,7 +47,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
 
   describe('list envelope', () => {
     it('is { data, pagination: { returned, next_cursor, has_more, limit }, meta }', async () => {
-      const res = await get(world.baseUrl, '/v1/opportunities?limit=2', { key: reader.key });
+      const res = await get(world.baseUrl, '/v1/opportunities?limit=2', { key: world.reader.key });
       expect(res.status).toBe(200);
       expect(keys(res.body)).toEqual(['data', 'meta', 'pagination']);
       expect(keys(res.body.pagination)).toEqual(['has_more', 'limit', 'next_cursor', 'returned']);
@@ -68,7 +61,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
 
     it('an empty result is a 200 with an empty page', async () => {
       const res = await get(world.baseUrl, '/v1/opportunities?normalized_title=nobody', {
-        key: reader.key,
+        key: world.reader.key,
       });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual([]);
@@ -116,7 +109,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
     it.each([['/v1/opportunities'], ['/v1/opportunities/count']])(
       '%s: lists as arrays, dates ISO UTC, numbers, booleans',
       async (path) => {
-        const res = await get(world.baseUrl, `${path}?${qs(query)}`, { key: reader.key });
+        const res = await get(world.baseUrl, `${path}?${qs(query)}`, { key: world.reader.key });
         expect(res.status).toBe(200);
         expect(res.body.meta.applied_filters).toEqual(normalized);
       },
@@ -124,7 +117,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
 
     it('remote=true is the boolean true', async () => {
       const res = await get(world.baseUrl, '/v1/opportunities/count?remote=true', {
-        key: reader.key,
+        key: world.reader.key,
       });
       expect(res.body.meta.applied_filters).toEqual({ remote: true });
     });
@@ -136,7 +129,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
         world.baseUrl,
         '/v1/opportunities/count?level=senior,staff&country=US',
         {
-          key: reader.key,
+          key: world.reader.key,
           headers: { 'X-Request-ID': 'count-envelope' },
         },
       );
@@ -182,7 +175,9 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
   describe('detail', () => {
     it('is { data: record, meta: { request_id } }, the record exactly as stored', async () => {
       const record = FIXTURE[0];
-      const res = await get(world.baseUrl, `/v1/opportunities/${record?.id}`, { key: reader.key });
+      const res = await get(world.baseUrl, `/v1/opportunities/${record?.id}`, {
+        key: world.reader.key,
+      });
       expect(res.status).toBe(200);
       expect(keys(res.body)).toEqual(['data', 'meta']);
       expect(res.body.meta).toEqual({ request_id: res.headers.get('x-request-id') });
@@ -195,7 +190,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
       for (const status of ['dead', 'blocked', 'unknown'] as const) {
         const record = FIXTURE.find((r) => r.liveness_status === status);
         const res = await get(world.baseUrl, `/v1/opportunities/${record?.id}`, {
-          key: reader.key,
+          key: world.reader.key,
         });
         expect(res.status).toBe(200);
         expect(res.body.data.liveness_status).toBe(status);
@@ -205,7 +200,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
     it('accepts the uuid in upper case', async () => {
       const record = FIXTURE[1];
       const res = await get(world.baseUrl, `/v1/opportunities/${record?.id.toUpperCase()}`, {
-        key: reader.key,
+        key: world.reader.key,
       });
       expect(res.status).toBe(200);
       expect(res.body.data.id).toBe(record?.id);
@@ -227,10 +222,12 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
     it('a removed record is 404 opportunity_not_found', async () => {
       const gone = FIXTURE[FIXTURE.length - 1];
       await world.remove([gone?.id ?? '']);
-      const res = await get(world.baseUrl, `/v1/opportunities/${gone?.id}`, { key: reader.key });
+      const res = await get(world.baseUrl, `/v1/opportunities/${gone?.id}`, {
+        key: world.reader.key,
+      });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('opportunity_not_found');
-      const count = await get(world.baseUrl, '/v1/opportunities/count', { key: reader.key });
+      const count = await get(world.baseUrl, '/v1/opportunities/count', { key: world.reader.key });
       expect(count.body.count).toBe(FIXTURE.length - 1);
     });
   });

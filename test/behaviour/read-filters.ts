@@ -1,4 +1,4 @@
-import type { FixtureWorld, StartFixtureWorld } from '../support/worlds';
+import { useWorld, type StartFixtureWorld } from '../support/worlds';
 import {
   CONTRACT_FILTERS,
   FIXTURE,
@@ -9,21 +9,14 @@ import {
   qs,
   type Query,
 } from '../support/read-fixture';
-import { get, listAll, type Reader } from '../support/read-http';
+import { get, listAll } from '../support/read-http';
 
 // Every filter of contract 4.2 against the oracle of decisions 2, over real HTTP: the list's id set
 // and order (all pages at limit=100) and the count must both equal the oracle's answer.
 
 /** Every filter against the oracle, in one world. */
 export function readFilterBehaviour(start: StartFixtureWorld): void {
-  let world: FixtureWorld;
-  let reader: Reader;
-
-  beforeAll(async () => {
-    world = await start();
-    reader = world.reader;
-  });
-  afterAll(() => world.close());
+  const world = useWorld(start);
 
   const H = 3_600_000;
   /** [label, query, may the oracle's answer be empty] */
@@ -295,7 +288,7 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
   });
 
   it('without filters returns every record, in order, exactly as stored', async () => {
-    const { records } = await listAll(world.baseUrl, reader.key, '');
+    const { records } = await listAll(world.baseUrl, world.reader.key, '');
     expect(records).toEqual(inListOrder(FIXTURE));
   });
 
@@ -309,10 +302,10 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
       // The fixture must make each case discriminating: some records in, some out.
       if (!mayBeEmpty) expect(want.length).toBeGreaterThan(0);
       expect(want.length).toBeLessThan(FIXTURE.length);
-      const { records } = await listAll(world.baseUrl, reader.key, qs(query));
+      const { records } = await listAll(world.baseUrl, world.reader.key, qs(query));
       expect(idsOf(records)).toEqual(want);
       const count = await get(world.baseUrl, `/v1/opportunities/count?${qs(query)}`, {
-        key: reader.key,
+        key: world.reader.key,
       });
       expect(count.status).toBe(200);
       expect(count.body.count).toBe(want.length);
@@ -325,7 +318,7 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
     it('is refused (422) or applied as a number, never dropped', async () => {
       const huge = '9'.repeat(400);
       const res = await get(world.baseUrl, `/v1/opportunities?${param}=${huge}&limit=100`, {
-        key: reader.key,
+        key: world.reader.key,
       });
       if (res.status === 422) {
         expect(res.body.error.details.parameter).toBe(param);

@@ -19,6 +19,33 @@ export interface FixtureWorld {
 
 export type StartFixtureWorld = () => Promise<FixtureWorld>;
 
+/**
+ * The world of a behaviour suite: started before its tests, closed after them. The returned object
+ * reads the started world, so a suite can hold it from its first line.
+ */
+export function useWorld(start: StartFixtureWorld): FixtureWorld {
+  let current: FixtureWorld | undefined;
+  beforeAll(async () => {
+    current = await start();
+  });
+  afterAll(() => current?.close());
+  const live = (): FixtureWorld => {
+    if (!current) throw new Error('the world is started in beforeAll');
+    return current;
+  };
+  return {
+    get baseUrl() {
+      return live().baseUrl;
+    },
+    get reader() {
+      return live().reader;
+    },
+    newReader: () => live().newReader(),
+    remove: (ids) => live().remove(ids),
+    close: () => live().close(),
+  };
+}
+
 /** FIXTURE in the in-memory index, served by the real app. */
 export const memoryFixtureWorld: StartFixtureWorld = async () => {
   const app = await startFastApp(FIXTURE);
