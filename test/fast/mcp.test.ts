@@ -55,17 +55,7 @@ describe.each(MCP_CLIENTS)('$name', (kind) => {
     expect(JSON.parse(content?.text ?? '')).toEqual(taxonomyDocument(app.deps.taxonomy).body);
   });
 
-  it('lists the five tools', async () => {
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'count_opportunities',
-      'get_occupation_taxonomy',
-      'get_opportunity',
-      'get_usage',
-      'search_opportunities',
-    ]);
-  });
-
+  // The listing itself is checked by test/behaviour/mcp.ts, which this project runs too.
   it('search_opportunities pages with cursors through what REST would list', async () => {
     const ids: string[] = [];
     let cursor: string | undefined;

@@ -4,7 +4,7 @@ import { storeAndIndex } from './fixtures';
 import { createTestContext, type TestContext } from './harness';
 import { FIXTURE } from './read-fixture';
 import { newReader, type Reader } from './read-http';
-import type { StartFixtureWorld } from './worlds';
+import { fixtureWorldOf, type StartFixtureWorld, type StartWorld } from './worlds';
 
 /** The read suites' world: a fresh test context, a reader's key, and FIXTURE stored and indexed. */
 export async function fixtureWorld(): Promise<{ ctx: TestContext; reader: Reader }> {
@@ -14,13 +14,14 @@ export async function fixtureWorld(): Promise<{ ctx: TestContext; reader: Reader
   return { ctx, reader };
 }
 
-/** FIXTURE in Postgres and OpenSearch, served by the real app (worlds.ts). */
-export const realFixtureWorld: StartFixtureWorld = async () => {
-  const { ctx, reader } = await fixtureWorld();
+/** `records` in Postgres and OpenSearch, served by the real app (worlds.ts). */
+export const realWorld: StartWorld = async (records) => {
+  const ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, [...records]);
   return {
     baseUrl: ctx.baseUrl,
-    reader,
-    newReader: () => newReader(ctx.deps),
+    taxonomy: ctx.deps.taxonomy,
+    newReader: (account) => newReader(ctx.deps, account),
     async remove(ids) {
       await deleteOpportunities(ctx.deps.pool, [...ids]);
       await syncIncremental(ctx.deps);
@@ -28,6 +29,12 @@ export const realFixtureWorld: StartFixtureWorld = async () => {
     close: () => ctx.close(),
   };
 };
+
+/** Worlds over any records, as `describe.each` takes them in the integration project. */
+export const REAL: [string, StartWorld][] = [['real backends', realWorld]];
+
+/** FIXTURE in Postgres and OpenSearch, served by the real app. */
+export const realFixtureWorld: StartFixtureWorld = () => fixtureWorldOf(realWorld);
 
 /** The table `describe.each` takes in the integration project. */
 export const REAL_WORLDS: [string, StartFixtureWorld][] = [['real backends', realFixtureWorld]];

@@ -1,11 +1,42 @@
+import type { Opportunity } from '../../src/domain/record';
+import type { Taxonomy } from '../../src/domain/taxonomy';
+import type { AccountInput } from '../../src/store/account-repo';
 import { startFastApp } from '../fast/support/fast-app';
 import { FIXTURE } from './read-fixture';
-import type { Reader } from './factories';
+import { ROOMY_READER, type Reader } from './factories';
 
 // The worlds a behaviour suite (test/behaviour/) runs over: the real app over in-memory
 // capabilities (here, no services: the fast project) or over Postgres, OpenSearch and Redis
 // (fixture-world.ts: the integration project). A suite sees only what both share: the app's base
 // URL, a reader with room to work, and FIXTURE stored and indexed.
+
+/** The app over some records, and what a suite may ask of its backends. */
+export interface World {
+  baseUrl: string;
+  taxonomy: Taxonomy;
+  /** An account (ROOMY_READER unless told) and its key. */
+  newReader(account?: AccountInput): Promise<Reader>;
+  /** Deletes records from the store and brings the index in line, as `delete` does. */
+  remove(ids: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type StartWorld = (records: readonly Opportunity[]) => Promise<World>;
+
+/** `records` in the in-memory index, served by the real app. */
+export const memoryWorld: StartWorld = async (records) => {
+  const app = await startFastApp(records);
+  return {
+    baseUrl: app.baseUrl,
+    taxonomy: app.deps.taxonomy,
+    newReader: async (account = {}) => app.reader({ ...ROOMY_READER, ...account }),
+    remove: async (ids) => app.world.index.remove(ids),
+    close: () => app.close(),
+  };
+};
+
+/** Worlds over any records, as `describe.each` takes them in the fast project. */
+export const MEMORY: [string, StartWorld][] = [['in-memory backends', memoryWorld]];
 
 export interface FixtureWorld {
   baseUrl: string;
@@ -47,16 +78,20 @@ export function useWorld(start: StartFixtureWorld): FixtureWorld {
 }
 
 /** FIXTURE in the in-memory index, served by the real app. */
-export const memoryFixtureWorld: StartFixtureWorld = async () => {
-  const app = await startFastApp(FIXTURE);
+export const memoryFixtureWorld: StartFixtureWorld = () => fixtureWorldOf(memoryWorld);
+
+/** FIXTURE in a world, with a reader. */
+export async function fixtureWorldOf(start: StartWorld): Promise<FixtureWorld> {
+  const world = await start(FIXTURE);
+  const reader = await world.newReader();
   return {
-    baseUrl: app.baseUrl,
-    reader: app.reader(),
-    newReader: async () => app.reader(),
-    remove: async (ids) => app.world.index.remove(ids),
-    close: () => app.close(),
+    baseUrl: world.baseUrl,
+    reader,
+    newReader: () => world.newReader(),
+    remove: (ids) => world.remove(ids),
+    close: () => world.close(),
   };
-};
+}
 
 /** The table `describe.each` takes in the fast project. */
 export const MEMORY_WORLDS: [string, StartFixtureWorld][] = [
