@@ -3,6 +3,7 @@ import { deleteOpportunities } from '../../src/store/opportunity-repo';
 import { storeAndIndex } from './fixtures';
 import { createTestContext, type TestContext } from './harness';
 import { FIXTURE } from './read-fixture';
+import { accountWithKey } from './factories';
 import { newReader, type Reader } from './read-http';
 import { fixtureWorldOf, type StartFixtureWorld, type StartWorld } from './worlds';
 
@@ -22,6 +23,17 @@ export const realWorld: StartWorld = async (records) => {
     baseUrl: ctx.baseUrl,
     taxonomy: ctx.deps.taxonomy,
     newReader: (account) => newReader(ctx.deps, account),
+    account: async (input) => {
+      const { accountId, key } = await accountWithKey(ctx.deps, input);
+      return { accountId, key: key.key };
+    },
+    async delivered(accountId) {
+      const { rows } = await ctx.deps.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM metering_deliveries WHERE account_id = $1',
+        [accountId],
+      );
+      return rows[0]?.n ?? 0;
+    },
     async remove(ids) {
       await deleteOpportunities(ctx.deps.pool, [...ids]);
       await syncIncremental(ctx.deps);

@@ -1,6 +1,7 @@
 import type { Opportunity } from '../../src/domain/record';
 import type { Taxonomy } from '../../src/domain/taxonomy';
 import type { AccountInput } from '../../src/store/account-repo';
+import type { MemoryAccountInput } from '../../src/store/memory-accounts';
 import { startFastApp } from '../fast/support/fast-app';
 import { FIXTURE } from './read-fixture';
 import { ROOMY_READER, type Reader } from './factories';
@@ -16,6 +17,10 @@ export interface World {
   taxonomy: Taxonomy;
   /** An account (ROOMY_READER unless told) and its key. */
   newReader(account?: AccountInput): Promise<Reader>;
+  /** An account exactly as told (Free, the plan's own limits, unless told) and its key. */
+  account(input: AccountInput): Promise<Reader>;
+  /** Records delivered to (and so charged to) an account this period, by its ledger. */
+  delivered(accountId: string): Promise<number>;
   /** Deletes records from the store and brings the index in line, as `delete` does. */
   remove(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -30,6 +35,11 @@ export const memoryWorld: StartWorld = async (records) => {
     baseUrl: app.baseUrl,
     taxonomy: app.deps.taxonomy,
     newReader: async (account = {}) => app.reader({ ...ROOMY_READER, ...account }),
+    account: async (input) => {
+      const created = app.world.accounts.createAccount(input as MemoryAccountInput);
+      return { accountId: created.id, key: app.world.accounts.createKey(created.id).key };
+    },
+    delivered: async (accountId) => (await app.world.meter.snapshot({ accountId })).used,
     remove: async (ids) => app.world.index.remove(ids),
     close: () => app.close(),
   };
