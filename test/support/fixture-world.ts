@@ -1,5 +1,4 @@
-import { syncIncremental } from '../../src/search/sync';
-import { deleteOpportunities } from '../../src/store/opportunity-repo';
+import { deleteRecords } from '../../src/service/delete-records';
 import { storeAndIndex } from './fixtures';
 import { createTestContext, type TestContext } from './harness';
 import { FIXTURE } from './read-fixture';
@@ -34,10 +33,8 @@ export const realWorld: StartWorld = async (records) => {
       );
       return rows[0]?.n ?? 0;
     },
-    async remove(ids) {
-      await deleteOpportunities(ctx.deps.pool, [...ids]);
-      await syncIncremental(ctx.deps);
-    },
+    put: (more) => storeAndIndex(ctx.deps, [...more]),
+    remove: (ids) => deleteRecords(ctx.deps, ids),
     close: () => ctx.close(),
   };
 };

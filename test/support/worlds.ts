@@ -21,9 +21,18 @@ export interface World {
   account(input: AccountInput): Promise<Reader>;
   /** Records delivered to (and so charged to) an account this period, by its ledger. */
   delivered(accountId: string): Promise<number>;
-  /** Deletes records from the store and brings the index in line, as `delete` does. */
-  remove(ids: readonly string[]): Promise<void>;
+  /** Stores and indexes records (one import and sync), as `import` does. */
+  put(records: readonly Opportunity[]): Promise<void>;
+  /** Deletes records (tombstones in the change feed) and syncs the index, as `delete` does. */
+  remove(ids: readonly string[]): Promise<RemoveReport>;
   close(): Promise<void>;
+}
+
+/** What `delete` reports (service/delete-records.ts). */
+export interface RemoveReport {
+  ok: boolean;
+  deleted: string[];
+  unknown: string[];
 }
 
 export type StartWorld = (records: readonly Opportunity[]) => Promise<World>;
@@ -40,7 +49,14 @@ export const memoryWorld: StartWorld = async (records) => {
       return { accountId: created.id, key: app.world.accounts.createKey(created.id).key };
     },
     delivered: async (accountId) => (await app.world.meter.snapshot({ accountId })).used,
-    remove: async (ids) => app.world.index.remove(ids),
+    put: async (more) => app.world.index.put(more),
+    remove: async (ids) => {
+      const found = await Promise.all(ids.map((id) => app.world.index.find(id)));
+      const deleted = ids.filter((_, i) => found[i] !== null);
+      const unknown = ids.filter((_, i) => found[i] === null);
+      app.world.index.remove(deleted);
+      return { ok: unknown.length === 0, deleted, unknown };
+    },
     close: () => app.close(),
   };
 };
@@ -54,7 +70,7 @@ export interface FixtureWorld {
   /** Another reader (ROOMY_READER), e.g. one whose ledger is still empty. */
   newReader(): Promise<Reader>;
   /** Deletes records from the store and brings the index in line, as `delete` does. */
-  remove(ids: readonly string[]): Promise<void>;
+  remove(ids: readonly string[]): Promise<RemoveReport>;
   close(): Promise<void>;
 }
 
