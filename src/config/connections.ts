@@ -1,6 +1,5 @@
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
-import type { Env } from '../config';
 import type { SearchConnection } from '../search/client';
 import { searchNodes } from '../search/nodes';
 import { sslModeProblem } from '../store/pg-tls';
@@ -46,8 +45,18 @@ export const connectionEnv = {
   REDIS_CA_FILE: readableFile,
 };
 
+/**
+ * The settings read here: the schema above and the three service URLs (src/config.ts's Env has
+ * them all; naming only these keeps config.ts → config/connections.ts a one-way import).
+ */
+export type ConnectionSettings = z.infer<z.ZodObject<typeof connectionEnv>> & {
+  OPENSEARCH_URL?: string | undefined;
+  DATABASE_URL?: string | undefined;
+  REDIS_URL?: string | undefined;
+};
+
 /** Combinations of valid values that still cannot work, one message each. */
-export function connectionProblems(env: Env, production: boolean): string[] {
+export function connectionProblems(env: ConnectionSettings, production: boolean): string[] {
   const problems: string[] = [];
   const nodes = env.OPENSEARCH_URL ? searchNodes(env.OPENSEARCH_URL).map((n) => new URL(n)) : [];
   const urlCredentials = nodes.some((n) => n.username !== '' || n.password !== '');
@@ -84,7 +93,7 @@ function loopback(hostname: string): boolean {
 }
 
 /** What the search client (bootstrap.ts, for the API and the CLI alike) is built with. */
-export function searchConnection(env: Env): SearchConnection {
+export function searchConnection(env: ConnectionSettings): SearchConnection {
   return {
     ...(env.OPENSEARCH_USERNAME && env.OPENSEARCH_PASSWORD
       ? { basic: { username: env.OPENSEARCH_USERNAME, password: env.OPENSEARCH_PASSWORD } }
@@ -97,7 +106,7 @@ export function searchConnection(env: Env): SearchConnection {
 }
 
 /** How the service authenticates to OpenSearch, for the start-up line (never the secret). */
-export function searchAuthentication(env: Env): string {
+export function searchAuthentication(env: ConnectionSettings): string {
   if (env.OPENSEARCH_AWS_REGION)
     return `sigv4 (${env.OPENSEARCH_AWS_SERVICE ?? 'es'}, ${env.OPENSEARCH_AWS_REGION})`;
   const inUrl = env.OPENSEARCH_URL?.split(',').some(

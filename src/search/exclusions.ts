@@ -1,7 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { liveHasRecordNumbers } from './index-definition';
-import type { FilterClause, FilterQuery } from './query-builder';
+import type { FilterClause, FilterQuery } from './query-shapes';
 
 // unseen_only and new_count (contract §10.3, §11.1): the matching records minus those already
 // delivered to the account this period, exact whatever their number.

@@ -1,31 +1,15 @@
 import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
 import { excluding } from './exclusions';
-import {
-  excludedClauses,
-  requiredClauses,
-  scoringClauses,
-  type TextClause,
-} from './keyword-clauses';
+import type { FilterClause, FilterQuery, RangeBounds, TermValue } from './query-shapes';
+import { excludedClauses, requiredClauses, scoringClauses } from './keyword-clauses';
 
 // Turns normalized filters into an OpenSearch query over index-mappings/opportunities.json
 // (decisions 2). Filter context, so no scoring and the order is LIST_SORT (decisions 3), except
 // for a list under sort=relevance, whose keyword clauses also score (decisions 13).
 
-export type TermValue = string | number | boolean;
-// Date bounds are ISO strings, rate bounds numbers: the two never mix in one range (this also
-// keeps the shapes assignable to the OpenSearch client's DateRangeQuery / NumberRangeQuery).
-export type RangeBounds<T extends string | number> = { gte?: T; lte?: T };
-export type FilterClause =
-  | { term: Record<string, TermValue> }
-  | { terms: Record<string, string[]> }
-  // The bitmap terms filter: record numbers in one base64 roaring bitmap (search/exclusions.ts).
-  | { terms: { record_num: [string]; value_type: 'bitmap' } }
-  | { range: Record<string, RangeBounds<string> | RangeBounds<number>> }
-  | TextClause;
-export type FilterQuery =
-  | { match_all: Record<string, never> }
-  | { bool: { filter: FilterClause[]; must_not?: FilterClause[]; should?: TextClause[] } };
+// The clause and query shapes live in query-shapes.ts, which exclusions.ts reads without a cycle.
+export type { FilterClause, FilterQuery, RangeBounds, TermValue } from './query-shapes';
 
 export interface QueryOptions {
   /** Preview: only live records, whatever the filters say (decisions 5). */
