@@ -3,30 +3,31 @@ import { RateLimits } from '../billing/rate-limit';
 import { pingSearch } from '../search/client';
 import { OpenSearchIndex } from '../search/opensearch-index';
 import type { OpportunityIndex } from '../search/opportunity-index';
-import { AuthService } from '../service/auth';
+import { AuthService, authFailureLimiter } from '../service/auth';
 import { throttledProbes, type HealthProbes } from '../service/health';
-import type { ReadBackends } from '../service/read-backends';
-import { pgKeyLookup, type KeyLookup } from '../store/api-key-repo';
+import type { Backends } from '../service/read-backends';
+import { pgKeyLookup } from '../store/api-key-repo';
 import { pingPostgres } from '../store/db';
 import { pgChangeLog } from '../store/changes-repo';
 import { findOpportunity } from '../store/opportunity-repo';
-import type { AppDeps } from '../service/context';
+import type { AppDeps, Settings } from '../service/context';
 import { ReadService } from '../service/read-service';
 
 /**
  * Every capability the adapters use, built once (issue 12): the server (main.ts), the CLI, the
  * benchmark and fault scripts and the tests' harness all go through compose(), so no adapter builds
- * its own meter, limiter or authenticator and two adapters of one process share them.
+ * its own meter, limiter or authenticator and two adapters of one process share them. No client
+ * is in here: an adapter reaches Postgres, OpenSearch and Redis only through a capability.
  */
 export interface Capabilities {
-  /** Configuration and the raw clients, for what is not behind a capability interface. */
-  deps: AppDeps;
+  /** Configuration, logger, taxonomy and cursor keys. */
+  settings: Settings;
   /** Key lookup, its 1-s cache and the failure throttle (REST and /mcp share one). */
   auth: AuthService;
   /** Request rates per account, key, protocol message and preview address (decisions 5, 8). */
-  limits: ReadBackends['limits'];
+  limits: Backends['limits'];
   /** The delivery ledger and wallet (decisions 7). */
-  meter: ReadBackends['meter'];
+  meter: Backends['meter'];
   /** Pages, counts and facets of the opportunity index (the preview reads it too). */
   index: OpportunityIndex;
   /** The authenticated read surface that REST and MCP both call. */
@@ -35,10 +36,9 @@ export interface Capabilities {
   health: HealthProbes;
 }
 
-/** The implementations behind the capabilities: real ones by default, in-memory in the fast suite. */
-export interface Backends extends ReadBackends {
-  keys: KeyLookup;
-  health: HealthProbes;
+/** The capabilities over the real backends, with the clients under them (the CLI's bulk work). */
+export interface RealCapabilities extends Capabilities {
+  deps: AppDeps;
 }
 
 /** Postgres, OpenSearch and Redis (or process memory when REDIS_URL is unset). */
@@ -48,6 +48,7 @@ export function realBackends(deps: AppDeps): Backends {
     records: { find: (id) => findOpportunity(deps.pool, id) },
     changes: pgChangeLog(deps.pool, deps.alias),
     keys: pgKeyLookup(deps.pool, deps.keyIndex),
+    authFailures: authFailureLimiter(deps.redis, deps.databaseName),
     meter: new PgMeter(deps.pool, {
       timeoutMs: deps.env.POSTGRES_TIMEOUT_MS,
       commitTimeoutMs: deps.env.POSTGRES_COMMIT_TIMEOUT_MS,
@@ -60,12 +61,29 @@ export function realBackends(deps: AppDeps): Backends {
   };
 }
 
-/** The composition root over built clients (bootstrap.ts builds those). */
-export function compose(deps: AppDeps, backends: Backends = realBackends(deps)): Capabilities {
+/**
+ * The composition root. Over bootstrap's clients (the real backends), or over settings and
+ * backends built elsewhere (the fast suite's in-memory ones): no client is needed then.
+ */
+export function compose(deps: AppDeps): RealCapabilities;
+export function compose(settings: Settings, backends: Backends): Capabilities;
+export function compose(
+  settings: Settings | AppDeps,
+  backends?: Backends,
+): Capabilities | RealCapabilities {
+  if (backends === undefined) {
+    const deps = settings as AppDeps;
+    const real: RealCapabilities = { ...capabilitiesOver(deps, realBackends(deps)), deps };
+    return real;
+  }
+  return capabilitiesOver(settings, backends);
+}
+
+function capabilitiesOver(settings: Settings, backends: Backends): Capabilities {
   const { index, meter, limits } = backends;
   // decisions 12: /readyz never probes more than once a second, whatever its rate.
   const health = throttledProbes(backends.health);
-  const auth = new AuthService(deps, backends.keys);
-  const reads = new ReadService(deps, backends);
-  return { deps, auth, limits, meter, index, reads, health };
+  const auth = new AuthService(settings, backends.keys, backends.authFailures);
+  const reads = new ReadService(settings, backends);
+  return { settings, auth, limits, meter, index, reads, health };
 }

@@ -22,7 +22,7 @@ import type { Capabilities } from './compose';
  * port. Lives above http/ and mcp/ so that neither adapter imports the other.
  */
 export function createApp(capabilities: Capabilities): Express {
-  const { deps, limits, reads } = capabilities;
+  const { settings: deps, limits, reads } = capabilities;
   const auth = createAuthenticator(capabilities.auth);
 
   const app = express();

@@ -4,7 +4,8 @@ import type { Taxonomy } from '../domain/taxonomy';
 import { MemoryIndex } from '../search/memory-index';
 import { flagProbes } from '../service/health';
 import { MemoryAccounts } from '../store/memory-accounts';
-import type { Backends } from './compose';
+import { authFailureLimiter } from '../service/auth';
+import type { Backends } from '../service/read-backends';
 
 /** The in-memory backends and the handles a test uses to set up its world. */
 export interface MemoryWorld {
@@ -20,7 +21,7 @@ export interface MemoryWorld {
 
 /**
  * Every capability in process memory (issue 12): no Postgres, OpenSearch or Redis. The rate
- * limiter is RateLimits without Redis, i.e. its in-process windows. compose(deps, world.backends)
+ * limiter is RateLimits without Redis, i.e. its in-process windows. compose(settings, world.backends)
  * then serves the real express app over them (the fast suite, test/fast).
  */
 export function memoryBackends(
@@ -36,6 +37,7 @@ export function memoryBackends(
     records: index,
     changes: index,
     keys: accounts,
+    authFailures: authFailureLimiter(null, 'memory'),
     meter,
     limits: new RateLimits(null),
     health: flagProbes(up),

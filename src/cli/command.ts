@@ -1,5 +1,5 @@
 import type { Progress } from '../infra/progress';
-import type { Capabilities } from '../app/compose';
+import type { RealCapabilities } from '../app/compose';
 
 /** One admin command (decisions 10). `run` returns the JSON object printed with --json. */
 export interface Command {
@@ -11,7 +11,7 @@ export interface Command {
   /** `capabilities` composes on first call: commands that need only Postgres never call it. */
   run(
     args: ParsedArgs,
-    capabilities: (options?: ComposeOptions) => Promise<Capabilities>,
+    capabilities: (options?: ComposeOptions) => Promise<RealCapabilities>,
     io?: CommandIo,
   ): Promise<Record<string, unknown>>;
 }

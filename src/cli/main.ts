@@ -1,6 +1,6 @@
 import { bootstrap, shutdown } from '../bootstrap';
 import { ConfigError } from '../config';
-import type { Capabilities } from '../app/compose';
+import type { RealCapabilities } from '../app/compose';
 import { parseArgs, UsageError, type Command, type ComposeOptions } from './command';
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     write: (line) => process.stderr.write(line + '\n'),
     intervalMs: json || process.stderr.isTTY ? 2000 : 10_000,
   });
-  let capabilities: Capabilities | undefined;
+  let capabilities: RealCapabilities | undefined;
   const composed = async (options: ComposeOptions = {}) => {
     if (!capabilities) {
       // Loaded on first use: the Postgres-only commands never load the read service's modules.

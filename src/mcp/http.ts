@@ -9,7 +9,7 @@ import { ApiError } from '../domain/errors';
 import { callerOf } from '../adapter/caller';
 import type { Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
-import type { AppDeps } from '../service/context';
+import type { Settings } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
 import { DeferredJson } from './deferred-json';
 import { checkOrigin } from './origin';
@@ -55,7 +55,7 @@ const TRANSPORT_HEADERS = [
   'mcp-name',
 ];
 
-export function mcpRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
+export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const parts = serverParts(createTools(deps, reads), taxonomyDocument(deps.taxonomy).body);
   const authenticated = new WeakMap<Request, AuthContext>();
@@ -213,7 +213,7 @@ async function refusalOf(reply: globalThis.Response): Promise<unknown> {
 function requestScope(
   caller: Caller,
   res: Response,
-  deps: AppDeps,
+  deps: Settings,
   deferred: DeferredJson,
 ): RequestScope {
   return {

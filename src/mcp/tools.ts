@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
 import { ApiError, invalidFilter } from '../domain/errors';
 import { toolArgsSchema } from '../domain/filters';
-import type { AppDeps } from '../service/context';
+import type { Settings } from '../service/context';
 import type { Caller, Outcome, ReadService } from '../service/read-service';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import { serializeOnce } from '../adapter/presenter';
@@ -95,7 +95,7 @@ function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
 }
 
 /** Built once per router: the JSON Schemas and the taxonomy document do not change per request. */
-export function createTools(deps: AppDeps, reads: ReadService): readonly ToolDefinition[] {
+export function createTools(deps: Settings, reads: ReadService): readonly ToolDefinition[] {
   const taxonomy = serializeOnce(taxonomyDocument(deps.taxonomy).body);
   const budget = { maxBytes: deps.env.MCP_MAX_RESULT_BYTES };
   return [

@@ -13,9 +13,19 @@ import {
   type KeyLookup,
   type KeyWithAccount,
 } from '../store/api-key-repo';
-import type { AppDeps } from './context';
+import type { Redis } from 'ioredis';
+import type { Settings } from './context';
 
 // Authentication (contract 5, 7; decisions 6, 8), free of express so that REST and /mcp share it.
+
+/**
+ * The failed-authentication counter per address group (a minute's window): on Redis when there is
+ * one, else in process. Namespaced by database so that deployments (and test files) sharing one
+ * Redis never throttle each other's clients.
+ */
+export function authFailureLimiter(redis: Redis | null, databaseName: string): Limiter {
+  return new Limiter(redis, { keyPrefix: `authfail:${databaseName}`, durationSeconds: 60 });
+}
 
 export interface AuthContext {
   account: Account;
@@ -75,17 +85,13 @@ export class AuthService {
   private readonly unknownLookups: TokenBucket;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<Settings, 'env' | 'logger'>,
     private readonly keys: KeyLookup,
+    failures: Limiter,
     /** The clock of the key cache and the last_used_at throttle; tests inject one. */
     private readonly now: () => number = Date.now,
   ) {
-    // Namespaced by database so that deployments (and test files) sharing one Redis never
-    // throttle each other's clients.
-    this.failures = new Limiter(deps.redis, {
-      keyPrefix: `authfail:${deps.databaseName}`,
-      durationSeconds: 60,
-    });
+    this.failures = failures;
     this.unknownLookups = new TokenBucket(UNKNOWN_KEY_LOOKUPS_PER_SECOND, UNKNOWN_KEY_LOOKUP_BURST);
   }
 

@@ -4,7 +4,7 @@ import { parseDateParam, parseRestQuery } from '../domain/filters';
 import { projection, sparseRecord } from '../domain/sparse-fields';
 import type { ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { CursorCodec } from '../search/cursor';
-import type { AppDeps } from './context';
+import type { Settings } from './context';
 
 // GET /v1/opportunities/changes (decisions 11 "Change feed"). Rules this file decides:
 // - since alone: changes whose changed_at (a tombstone's: its deletion time) >= since, from the
@@ -40,7 +40,7 @@ export interface ChangeFeedPage {
 export function parseChangesQuery(
   query: Record<string, unknown>,
   maxPageSize: number,
-  deps: Pick<AppDeps, 'taxonomy'>,
+  deps: Pick<Settings, 'taxonomy'>,
 ): ChangeFeedRequest {
   for (const [name, value] of Object.entries(query)) {
     if (!PARAMS.has(name)) {

@@ -10,25 +10,40 @@ import type { IndexLayout } from '../search/index-layout';
 import type { SearchCache } from '../search/search-cache';
 import type { KeyIndex } from '../store/key-index';
 
-/** The configuration and raw clients, built once by bootstrap.ts; app/compose.ts builds the capabilities over them. */
-export interface AppDeps {
+/**
+ * What any part may read: the configuration and what is derived from it, no connection. The
+ * adapters and services take this (or the part of it they use); the fast suite builds it without
+ * any client.
+ */
+export interface Settings {
   env: Env;
   logger: Logger;
-  pool: Pool;
-  search: Client;
   /** The read alias of this database's index (decisions 10). */
   alias: string;
   databaseName: string;
   taxonomy: Taxonomy;
   cursor: CursorCodec;
-  /** Null when REDIS_URL is not configured: limits are then kept in process. */
-  redis: Redis | null;
   /** Shards and replicas of new index versions (OPENSEARCH_SHARDS / _REPLICAS; issue 15). */
   indexLayout?: IndexLayout;
   /** Set by the server process: while draining, /readyz answers 503 (decisions 10). */
   lifecycle?: Lifecycle;
+}
+
+/**
+ * The connections. Only bootstrap.ts (which opens them), the real backends (app/compose.ts), the
+ * CLI's bulk commands and the demo account hold them; every adapter reaches them through a
+ * capability.
+ */
+export interface Clients {
+  pool: Pool;
+  search: Client;
+  /** Null when REDIS_URL is not configured: limits are then kept in process. */
+  redis: Redis | null;
   /** Search results cached per index generation (search/search-cache.ts); absent: no caching. */
   searchCache?: SearchCache;
   /** The existing key hashes, kept current by notification (decisions 12; store/key-index.ts). */
   keyIndex?: KeyIndex;
 }
+
+/** Settings and clients, as bootstrap.ts builds them once. */
+export type AppDeps = Settings & Clients;

@@ -1,6 +1,6 @@
 import { parseRestQuery } from '../domain/filters';
 import type { OpportunityIndex } from '../search/opportunity-index';
-import type { AppDeps } from './context';
+import type { Settings } from './context';
 import { listEnvelope, redactForPreview, type ListEnvelope } from './envelopes';
 import { searchPage } from './opportunity-search';
 
@@ -9,7 +9,7 @@ import { searchPage } from './opportunity-search';
  * source details redacted. It needs no account, so it spends and meters nothing.
  */
 export async function previewOpportunities(
-  deps: Pick<AppDeps, 'taxonomy' | 'cursor'>,
+  deps: Pick<Settings, 'taxonomy' | 'cursor'>,
   index: OpportunityIndex,
   query: Record<string, unknown>,
   requestId: string,

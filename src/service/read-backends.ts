@@ -1,8 +1,11 @@
 import type { Metering } from '../billing/metering';
 import type { RateLimiting } from '../billing/rate-limit';
 import type { Opportunity } from '../domain/record';
+import type { Limiter } from '../infra/limiter';
 import type { OpportunityIndex } from '../search/opportunity-index';
+import type { KeyLookup } from '../store/api-key-repo';
 import type { ChangeLog } from '../store/changes-repo';
+import type { HealthProbes } from './health';
 
 /** The canonical record of one id (detail, contract 4.4): Postgres, or the fast suite's array. */
 export interface RecordLookup {
@@ -10,14 +13,22 @@ export interface RecordLookup {
 }
 
 /**
- * What the ReadService reads and meters through (issue 12): capabilities, each with a real
- * implementation (app/compose.ts) and an in-memory one (the fast suite).
+ * The implementations behind every capability (issue 12): real ones over the clients
+ * (app/compose.ts realBackends) or in process memory (app/memory-backends.ts, the fast suite).
+ * Each service takes the part it uses.
  */
-export interface ReadBackends {
+export interface Backends {
   index: OpportunityIndex;
   records: RecordLookup;
   /** The change feed's log (decisions 11). */
   changes: ChangeLog;
   meter: Metering;
   limits: RateLimiting;
+  keys: KeyLookup;
+  /** Failed authentications per address group (service/auth.ts authFailureLimiter). */
+  authFailures: Limiter;
+  health: HealthProbes;
 }
+
+/** What the ReadService reads and meters through. */
+export type ReadBackends = Pick<Backends, 'index' | 'records' | 'changes' | 'meter' | 'limits'>;

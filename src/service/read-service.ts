@@ -23,7 +23,7 @@ import {
   type ParsedRequest,
 } from '../domain/filters';
 import type { AuthContext } from './auth';
-import type { AppDeps } from './context';
+import type { Settings } from './context';
 import type { ReadBackends } from './read-backends';
 import {
   listEnvelope,
@@ -115,7 +115,7 @@ export class ReadService {
   private readonly countUsage = new UsageReads((accountId) => this.meter.snapshot({ accountId }));
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: Pick<Settings, 'env' | 'logger' | 'cursor' | 'taxonomy'>,
     backends: ReadBackends,
     private readonly usage = new UsageCache(),
   ) {

@@ -52,7 +52,10 @@ export async function startAuthApp(
   const logger = createLogger('debug', (line) => logs.push(line));
   const withLogs: AppDeps = { ...deps, logger };
   const clock = options.clock ?? { now: () => Date.now() };
-  const service = new AuthService(withLogs, realBackends(withLogs).keys, () => clock.now());
+  const backends = realBackends(withLogs);
+  const service = new AuthService(withLogs, backends.keys, backends.authFailures, () =>
+    clock.now(),
+  );
   const auth = createAuthenticator(service);
   const app = express();
   app.set('trust proxy', 'loopback');

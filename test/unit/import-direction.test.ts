@@ -134,6 +134,18 @@ it('no file imports itself back through others (no cycle inside a folder, type i
   expect(fileCycles()).toEqual(KNOWN_CYCLES);
 });
 
+// The adapters reach Postgres, OpenSearch and Redis only through capabilities (app/compose.ts):
+// neither a client library nor the type that carries the clients (service/context.ts Clients).
+const ADAPTERS = ['adapter', 'http', 'mcp'];
+const CLIENT_IMPORT = /from '(pg|ioredis|@opensearch-project\/opensearch)'|\b(AppDeps|Clients)\b/;
+
+it('no adapter reaches a raw client', () => {
+  const reaching = FILES.filter((f) => ADAPTERS.includes(unitOf(f)))
+    .filter((f) => CLIENT_IMPORT.test(readFileSync(f, 'utf8')))
+    .map((f) => path.relative(SRC, f));
+  expect(reaching).toEqual([]);
+});
+
 it('finds the imports it checks (the walk is not vacuous)', () => {
   expect(edges.some((e) => e.from === 'http' && e.to === 'service')).toBe(true);
   expect(edges.some((e) => e.from === 'billing' && e.to === 'store')).toBe(true);

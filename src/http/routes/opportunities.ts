@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError, validationError } from '../../domain/errors';
-import type { AppDeps } from '../../service/context';
+import type { Settings } from '../../service/context';
 import { countJson } from '../../service/count-json';
 import { listJson } from '../../service/list-json';
 import type { ReadService } from '../../service/read-service';
@@ -11,7 +11,7 @@ import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
 
 /** The authenticated REST reads (contract 4.2-4.4): thin adapters over the shared ReadService. */
-export function opportunityRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
+export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const requireKey = auth.requireApiKey({ allowBearer: false });
   const caller = (req: Request) => callerOf(req, authOf(req), deps.env);

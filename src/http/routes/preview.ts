@@ -2,12 +2,12 @@ import { Router } from 'express';
 import type { RateLimiting } from '../../billing/rate-limit';
 import type { OpportunityIndex } from '../../search/opportunity-index';
 import { addressGroup } from '../../infra/client-address';
-import type { AppDeps } from '../../service/context';
+import type { Settings } from '../../service/context';
 import { previewOpportunities } from '../../service/preview-service';
 
 /** GET /v1/preview/opportunities: no key; rate limited per client address (decisions 5). */
 export function previewRoutes(
-  deps: AppDeps,
+  deps: Settings,
   limits: RateLimiting,
   index: OpportunityIndex,
 ): Router {

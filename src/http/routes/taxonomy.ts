@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../service/context';
+import type { Settings } from '../../service/context';
 import { taxonomyDocument } from '../../service/taxonomy-service';
 import { ifNoneMatchMatches } from '../etag';
 
 /** GET /v1/taxonomy/occupations: no key, cacheable (decisions 4). */
-export function taxonomyRoutes(deps: AppDeps): Router {
+export function taxonomyRoutes(deps: Settings): Router {
   const doc = taxonomyDocument(deps.taxonomy);
   const router = Router();
   router.get('/v1/taxonomy/occupations', (req, res) => {

@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
-import type { AppDeps } from '../../service/context';
+import type { Settings } from '../../service/context';
 import type { ReadService } from '../../service/read-service';
 import { callerOf } from '../../adapter/caller';
 import { sendOutcome } from '../../adapter/presenter';
@@ -10,7 +10,7 @@ import { authOf, type Authenticator } from '../../adapter/authenticate';
  * decisions 11: GET /v1/usage, the usage headers of contract 8.3 as one body. Key required; free;
  * counts against the rate limit; spends no request id.
  */
-export function usageRoutes(deps: AppDeps, auth: Authenticator, reads: ReadService): Router {
+export function usageRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   router.get('/v1/usage', auth.requireApiKey({ allowBearer: false }), async (req, res) => {
     sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env)));
