@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Env } from '../../config';
 import { buildOpenApiDocument } from '../openapi';
+import { mountOperation } from '../operations';
 
 /** GET /v1/openapi.json; its servers entry is PUBLIC_BASE_URL when set, never the Host header. */
 export function openApiRoutes(env: Env): Router {
@@ -10,7 +11,7 @@ export function openApiRoutes(env: Env): Router {
       ? built
       : { ...built, servers: [{ url: env.PUBLIC_BASE_URL }] };
   const router = Router();
-  router.get('/v1/openapi.json', (_req, res) => {
+  mountOperation(router, 'getOpenApiDocument', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(document);
   });

@@ -9,6 +9,7 @@ import { callerOf } from '../../adapter/caller';
 import { ifNoneMatchMatches } from '../etag';
 import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
+import { mountOperation } from '../operations';
 
 /** The authenticated REST reads (contract 4.2-4.4): thin adapters over the shared ReadService. */
 export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
@@ -21,7 +22,7 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
     return field === undefined ? undefined : (etag: string) => ifNoneMatchMatches(field, etag);
   };
 
-  router.get('/v1/opportunities', requireKey, async (req, res) => {
+  mountOperation(router, 'listOpportunities', requireKey, async (req, res) => {
     // A list page's records are serialized once per cached page, not per request (list-json).
     sendOutcome(
       res,
@@ -29,7 +30,7 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
       listJson,
     );
   });
-  router.get('/v1/opportunities/count', requireKey, async (req, res) => {
+  mountOperation(router, 'countOpportunities', requireKey, async (req, res) => {
     // A repeated count's JSON is spliced from its kept shape (count-json).
     sendOutcome(
       res,
@@ -38,10 +39,10 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
     );
   });
   // Before /:opportunity_id, so `changes` is never taken for an id (decisions 11).
-  router.get('/v1/opportunities/changes', requireKey, async (req, res) => {
+  mountOperation(router, 'listOpportunityChanges', requireKey, async (req, res) => {
     sendOutcome(res, await reads.changes(caller(req), req.query));
   });
-  router.get('/v1/opportunities/:opportunity_id', requireKey, async (req, res) => {
+  mountOperation(router, 'getOpportunity', requireKey, async (req, res) => {
     // decisions 13: `fields` shapes the record; the detail reads no other parameter.
     const options =
       req.query.fields === undefined

@@ -4,6 +4,7 @@ import type { OpportunityIndex } from '../../search/opportunity-index';
 import { addressGroup } from '../../infra/client-address';
 import type { Settings } from '../../service/context';
 import { previewOpportunities } from '../../service/preview-service';
+import { mountOperation } from '../operations';
 
 /** GET /v1/preview/opportunities: no key; rate limited per client address (decisions 5). */
 export function previewRoutes(
@@ -12,7 +13,7 @@ export function previewRoutes(
   index: OpportunityIndex,
 ): Router {
   const router = Router();
-  router.get('/v1/preview/opportunities', async (req, res) => {
+  mountOperation(router, 'previewOpportunities', async (req, res) => {
     await limits.previewCheck(addressGroup(req.ip), deps.env.PREVIEW_REQUESTS_PER_MINUTE);
     res.json(await previewOpportunities(deps, index, req.query, req.requestId));
   });

@@ -2,12 +2,13 @@ import { Router } from 'express';
 import type { Settings } from '../../service/context';
 import { taxonomyDocument } from '../../service/taxonomy-service';
 import { ifNoneMatchMatches } from '../etag';
+import { mountOperation } from '../operations';
 
 /** GET /v1/taxonomy/occupations: no key, cacheable (decisions 4). */
 export function taxonomyRoutes(deps: Settings): Router {
   const doc = taxonomyDocument(deps.taxonomy);
   const router = Router();
-  router.get('/v1/taxonomy/occupations', (req, res) => {
+  mountOperation(router, 'getOccupationTaxonomy', (req, res) => {
     res.setHeader('ETag', doc.etag);
     res.setHeader('Cache-Control', 'public, max-age=3600');
     if (ifNoneMatchMatches(req.get('if-none-match'), doc.etag)) {

@@ -5,6 +5,7 @@ import type { ReadService } from '../../service/read-service';
 import { callerOf } from '../../adapter/caller';
 import { sendOutcome } from '../../adapter/presenter';
 import { authOf, type Authenticator } from '../../adapter/authenticate';
+import { mountOperation } from '../operations';
 
 /**
  * decisions 11: GET /v1/usage, the usage headers of contract 8.3 as one body. Key required; free;
@@ -12,9 +13,14 @@ import { authOf, type Authenticator } from '../../adapter/authenticate';
  */
 export function usageRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
-  router.get('/v1/usage', auth.requireApiKey({ allowBearer: false }), async (req, res) => {
-    sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env)));
-  });
+  mountOperation(
+    router,
+    'getUsage',
+    auth.requireApiKey({ allowBearer: false }),
+    async (req, res) => {
+      sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env)));
+    },
+  );
   // A 403 names the account before a Caller exists: its usage headers still go out (decisions 7).
   router.use('/v1/usage', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!(err instanceof ApiError)) return next(err);
