@@ -58,6 +58,6 @@ export function createApp(capabilities: Capabilities): Express {
   app.use(docsRoutes());
   app.use(llmsRoutes(deps.env));
   app.use(notFound);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, (err) => reads.accountHeaders(err)));
   return app;
 }

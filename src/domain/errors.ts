@@ -80,6 +80,20 @@ export const validationError = (parameter: string, reason: ErrorReason, message:
   new ApiError('validation_error', message, { parameter, reason });
 
 /**
+ * decisions 2: a name the endpoint or tool does not know is refused and named (cut at 64
+ * characters, JSON-quoted), its value never echoed (a key in the URL is just such a name). REST,
+ * the change feed and the MCP tools all refuse with this one error.
+ */
+export function unknownParameter(name: string): ApiError {
+  const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${JSON.stringify(shown)}.`);
+}
+
+/** A detail id that is not a uuid (the path segment, or the MCP tool's `id`). */
+export const badOpportunityId = () =>
+  validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
+
+/**
  * decisions 3: every cursor problem (empty, not ours, tampered, another query's or account's, a
  * retired key, another feed position) is this one 400, so a client learns nothing about which
  * check failed, only what to do.

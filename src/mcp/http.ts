@@ -76,11 +76,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     type: (req) => isJsonContentType(req.headers['content-type']),
   });
 
-  // decisions 8: responses to authenticated requests are never cached, errors included.
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
+  // Cache-Control: no-store comes from the app (app/create-app.ts), as on every response.
   router.use(checkOrigin(deps.env));
 
   /**
@@ -97,11 +93,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       (err: unknown) => {
         const challenge = err instanceof ApiError ? CHALLENGE[err.code] : undefined;
         if (challenge) res.setHeader('WWW-Authenticate', challenge);
-        if (!(err instanceof ApiError)) return next(err);
-        reads.accountHeaders(err).then((headers) => {
-          res.set(headers);
-          next(err);
-        }, next);
+        next(err);
       },
     );
   };

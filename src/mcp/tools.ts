@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
-import { ApiError, invalidFilter } from '../domain/errors';
+import { ApiError, unknownParameter } from '../domain/errors';
 import { toolArgsSchema } from '../domain/filters';
 import type { Settings } from '../service/context';
 import type { Caller, Outcome, ReadService } from '../service/read-service';
@@ -73,8 +73,7 @@ const NoArgs = z.strictObject({});
 function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): void {
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null || allowed.includes(name)) continue;
-    const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
-    throw invalidFilter(shown, 'unknown_parameter', `Unknown parameter "${shown}".`);
+    throw unknownParameter(name);
   }
 }
 

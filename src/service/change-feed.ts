@@ -1,5 +1,10 @@
 import type { ChangeFeedItem, ChangesEnvelope } from '../domain/changes-envelope';
-import { invalidFilter, malformedCursor, validationError } from '../domain/errors';
+import {
+  invalidFilter,
+  malformedCursor,
+  unknownParameter,
+  validationError,
+} from '../domain/errors';
 import { parseDateParam, parseRestQuery } from '../domain/filters';
 import { projection, sparseRecord } from '../domain/sparse-fields';
 import type { ChangeFeedRow, ChangeLog } from '../store/changes-repo';
@@ -44,12 +49,7 @@ export function parseChangesQuery(
 ): ChangeFeedRequest {
   for (const [name, value] of Object.entries(query)) {
     if (!PARAMS.has(name)) {
-      const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
-      throw invalidFilter(
-        shown,
-        'unknown_parameter',
-        `Unknown parameter ${JSON.stringify(shown)}.`,
-      );
+      throw unknownParameter(name);
     }
     if (Array.isArray(value) && value.length > 1) {
       throw invalidFilter(name, 'repeated', `Parameter ${name} is given more than once.`);

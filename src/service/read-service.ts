@@ -14,7 +14,7 @@ import {
 import { usageHeaders } from '../billing/headers';
 import type { UsageSnapshot } from '../billing/snapshot';
 import type { UsageEnvelope } from '../domain/usage-envelope';
-import { ApiError, validationError } from '../domain/errors';
+import { ApiError, badOpportunityId } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import {
   parseRestQuery,
@@ -45,7 +45,7 @@ import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
 import { isStoreUnavailable, meteringUnavailable } from '../billing/pg-errors';
-import { beforeSpending, type Revalidation } from './revalidation';
+import type { Revalidation } from './revalidation';
 import { ExpensiveGate } from './expensive-gate';
 
 /** Who is asking, as the REST and MCP adapters both establish it. */
@@ -140,46 +140,38 @@ export class ReadService {
     revalidation?: Revalidation,
     budget?: ResultBudget,
   ): Promise<Outcome<ListEnvelope>> {
-    return this.serve(caller, !revalidation, async (ticket, window) => {
-      const spend = revalidation
-        ? () => this.meter.spendRequestId(subject(caller), new RequestTicket(caller.requestId))
-        : async () => undefined;
+    // A 304 spends no request id (its ticket stays unspent); any other answer spends it, by the
+    // delivery or, when the call fails first, by serve's one spend-on-failure path.
+    return this.serve(caller, true, async (ticket, window) => {
       const accountId = caller.auth.account.id;
-      const { request, page, body, notModified, envelopeOf } = await beforeSpending(
-        spend,
-        async () => {
-          const request = this.parse('list', input, caller);
-          const shape = recordShaper(request.options.fields);
-          const envelopeOf: EnvelopeOf = (p) =>
-            listEnvelope(
-              shape(p.records),
-              p.nextCursor,
-              request.limit,
-              caller.requestId,
-              request.appliedFilters,
-            );
-          const found = await this.expensive.run(accountId, request, window, async () => {
-            // decisions 11: unseen_only leaves out what the account already received this period.
-            const exclude =
-              request.filter.unseen_only === true
-                ? (await this.meter.periodDeliveries(subject(caller))).delivered
-                : undefined;
-            return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
-          });
-          // decisions 14: cut to the result budget before metering, so what is left out is never
-          // delivered or charged.
-          const page = budget
-            ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
-            : found;
-          const body = envelopeOf(page);
-          const notModified = revalidation
-            ? await this.unchangedRepeats(caller, body, page.records, revalidation)
-            : null;
-          return { request, page, body, notModified, envelopeOf };
-        },
-      );
+      const request = this.parse('list', input, caller);
+      const shape = recordShaper(request.options.fields);
+      const envelopeOf: EnvelopeOf = (p) =>
+        listEnvelope(
+          shape(p.records),
+          p.nextCursor,
+          request.limit,
+          caller.requestId,
+          request.appliedFilters,
+        );
+      const found = await this.expensive.run(accountId, request, window, async () => {
+        // decisions 11: unseen_only leaves out what the account already received this period.
+        const exclude =
+          request.filter.unseen_only === true
+            ? (await this.meter.periodDeliveries(subject(caller))).delivered
+            : undefined;
+        return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
+      });
+      // decisions 14: cut to the result budget before metering, so what is left out is never
+      // delivered or charged.
+      const page = budget
+        ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
+        : found;
+      const body = envelopeOf(page);
+      const notModified = revalidation
+        ? await this.unchangedRepeats(caller, body, page.records, revalidation)
+        : null;
       if (notModified) return notModified;
-      await spend();
       const outcome = this.delivered(
         caller,
         await this.meter.deliver(
@@ -304,7 +296,7 @@ export class ReadService {
   detail(caller: Caller, id: unknown, options?: FilterInput): Promise<Outcome<DetailEnvelope>> {
     return this.serve(caller, true, async (ticket) => {
       if (typeof id !== 'string' || !isUuid(id)) {
-        throw validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
+        throw badOpportunityId();
       }
       const { fields } = options ? this.parse('list', options, caller).options : {};
       const record = await this.records.find(id.toLowerCase()).catch((err: unknown) => {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
 import type { Taxonomy } from '../domain/taxonomy';
+import { entityTag } from '../infra/entity-tag';
 
 export interface TaxonomyDocument {
   body: TaxonomyEnvelope;
@@ -20,6 +20,6 @@ export function taxonomyDocument(taxonomy: Taxonomy): TaxonomyDocument {
       label,
     })),
   };
-  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+  const etag = entityTag(JSON.stringify(body), 'strong');
   return { body, etag };
 }

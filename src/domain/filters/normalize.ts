@@ -1,4 +1,10 @@
-import { ApiError, invalidFilter, malformedCursor, validationError } from '../errors';
+import {
+  ApiError,
+  invalidFilter,
+  malformedCursor,
+  unknownParameter,
+  validationError,
+} from '../errors';
 import {
   DEFAULT_LIST_LIMIT,
   MAX_PAGE_SIZE,
@@ -50,8 +56,7 @@ export function checkNames(
     const known = PARAMS_BY_NAME.get(name);
     // A parameter of the other adapter (REST include, MCP include_new_count) is unknown here.
     if (!known || (known.surface ?? surface) !== surface) {
-      const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
-      throw invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${quote(name)}.`);
+      throw unknownParameter(name);
     }
   }
   for (const name of names) {

@@ -5,11 +5,20 @@ import type { Logger } from '../../infra/logger';
 import { reportApiError } from '../../infra/api-error-report';
 import { fromExpressError } from './express-errors';
 
-/** Every REST failure ends here, and goes out through the one presenter (adapter/presenter.ts). */
-export function errorHandler(logger: Logger) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+/** The usage headers of the account an error names (service/read-service.ts accountHeaders). */
+export type AccountHeaders = (err: ApiError) => Promise<Record<string, string>>;
+
+/**
+ * Every REST failure ends here (the /mcp adapter's HTTP refusals too), and goes out through the one
+ * presenter (adapter/presenter.ts). An error that names an account before a Caller exists (a 403
+ * from authentication) carries that account's usage headers, like every authenticated response
+ * that names an account (decisions 7).
+ */
+export function errorHandler(logger: Logger, accountHeaders: AccountHeaders) {
+  return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
     const apiError = asApiError(err, logger, req);
     reportApiError(apiError, logger);
+    if (apiError.accountId !== undefined) res.set(await accountHeaders(apiError));
     sendError(res, apiError, req.requestId ?? 'unknown');
   };
 }

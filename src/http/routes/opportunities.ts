@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError, validationError } from '../../domain/errors';
+import { badOpportunityId } from '../../domain/errors';
 import type { Settings } from '../../service/context';
 import { countJson } from '../../service/count-json';
 import { listJson } from '../../service/list-json';
@@ -52,18 +52,13 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
   });
   router.use(
     '/v1/opportunities',
-    (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
       // The router could not decode the id (`/v1/opportunities/%ZZ`): not a uuid (decisions 10).
       if (isBadPathEscape(err)) {
-        next(validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.'));
+        next(badOpportunityId());
         return;
       }
-      if (!(err instanceof ApiError)) return next(err);
-      // A 403 names the account before a Caller exists: its usage headers still go out.
-      reads.accountHeaders(err).then((headers) => {
-        res.set(headers);
-        next(err);
-      }, next);
+      next(err);
     },
   );
   return router;

@@ -1,5 +1,4 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError } from '../../domain/errors';
+import { Router } from 'express';
 import type { Settings } from '../../service/context';
 import type { ReadService } from '../../service/read-service';
 import { callerOf } from '../../adapter/caller';
@@ -21,13 +20,5 @@ export function usageRoutes(deps: Settings, auth: Authenticator, reads: ReadServ
       sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env)));
     },
   );
-  // A 403 names the account before a Caller exists: its usage headers still go out (decisions 7).
-  router.use('/v1/usage', (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (!(err instanceof ApiError)) return next(err);
-    reads.accountHeaders(err).then((headers) => {
-      res.set(headers);
-      next(err);
-    }, next);
-  });
   return router;
 }
