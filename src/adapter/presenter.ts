@@ -2,13 +2,15 @@ import type { Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, toEnvelope } from '../domain/errors';
 import type { ListEnvelope } from '../domain/envelopes';
+import { reportApiError } from '../infra/api-error-report';
 import type { Logger } from '../infra/logger';
 import { listJson, listJsonString } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
 
 // The ONE presenter of both adapters (issue 12): a read's outcome becomes a REST response or an MCP
 // tool result here, and nowhere else is the error envelope (contract 2.5, 7) or Retry-After
-// (contract 8.3) written.
+// (contract 8.3) written, nor an error answer counted (each answer is written once, so counted
+// once: infra/api-error-report.ts).
 
 /** An error's own headers, with Retry-After (integer seconds) where it has one (429, 503). */
 export function errorHeaders(err: ApiError): Record<string, string> {
@@ -32,7 +34,8 @@ export function unexpectedError(
 }
 
 /** REST: an error as the response (the app's error handler calls this, and only it). */
-export function sendError(res: Response, err: ApiError, requestId: string): void {
+export function sendError(res: Response, err: ApiError, requestId: string, logger: Logger): void {
+  reportApiError(err, logger);
   res.set(errorHeaders(err));
   res.status(err.status).json(toEnvelope(err, requestId));
 }
@@ -110,8 +113,10 @@ function toolResult(
 export function toolOutcome(
   outcome: Outcome<object>,
   requestId: string,
+  logger: Logger,
 ): { result: CallToolResult; json: string; jsonString: string; headers: Record<string, string> } {
   if (outcome.ok) return { ...toolResult(outcome.body, false), headers: outcome.headers };
+  reportApiError(outcome.error, logger);
   return {
     ...toolResult(toEnvelope(outcome.error, requestId), true),
     headers: { ...outcome.headers, ...errorHeaders(outcome.error) },

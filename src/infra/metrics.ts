@@ -77,9 +77,6 @@ const UPSTREAM_OF: Partial<Record<ApiError['code'], Upstream>> = {
   metering_unavailable: 'postgres',
 };
 
-// An error can pass through the service and then the HTTP error handler: count it once.
-const counted = new WeakSet<ApiError>();
-
 export const metrics = {
   request(method: string, route: string, status: number, seconds: number): void {
     httpRequests.inc({ method, route, status: String(status) });
@@ -98,17 +95,14 @@ export const metrics = {
   },
 
   /**
-   * Counts an error answer once, with its upstream failure and rate-limit refusal if any; false
-   * when it was counted before.
+   * Counts an error answer, with its upstream failure and rate-limit refusal if any (the presenter
+   * calls this once per answer written, adapter/presenter.ts).
    */
-  apiError(err: ApiError): boolean {
-    if (counted.has(err)) return false;
-    counted.add(err);
+  apiError(err: ApiError): void {
     apiErrors.inc({ code: err.code });
     if (err.status === 429) rateLimitRefusals.inc({ code: err.code });
     const upstream = UPSTREAM_OF[err.code];
     if (upstream) metrics.upstreamError(upstream, err.cause);
-    return true;
   },
 
   upstreamError(upstream: Upstream, cause: unknown): void {

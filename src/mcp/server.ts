@@ -110,7 +110,11 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
     const outcome = await tool
       .run(scope.caller, request.params.arguments ?? {})
       .catch((err: unknown) => refused(asApiError(err, scope, tool.name)));
-    const { result, json, jsonString, headers } = toolOutcome(outcome, scope.caller.requestId);
+    const { result, json, jsonString, headers } = toolOutcome(
+      outcome,
+      scope.caller.requestId,
+      scope.logger,
+    );
     scope.setHeaders(headers);
     return scope.deferred.defer(result, json, jsonString);
   });

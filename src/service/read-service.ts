@@ -41,7 +41,6 @@ import { servedPage } from './served-page';
 import { pageWithinBytes, type EnvelopeOf } from './result-budget';
 import { projection, recordShaper, sparseRecord } from '../domain/sparse-fields';
 import { usageEnvelope } from './usage';
-import { reportApiError } from '../infra/api-error-report';
 import type { ChangesEnvelope } from '../domain/changes-envelope';
 import { changeFeedPage, parseChangesQuery } from './change-feed';
 import { isStoreUnavailable, meteringUnavailable } from '../billing/pg-errors';
@@ -374,8 +373,6 @@ export class ReadService {
     } catch (thrown) {
       const err = admitted ? await this.spendOnFailure(caller, ticket, thrown) : thrown;
       if (!(err instanceof ApiError)) throw err;
-      // Counted here too, for MCP tool errors that never reach the HTTP error handler.
-      reportApiError(err, this.deps.logger);
       Object.assign(headers, err.headers);
       if (err instanceof RateLimitExceeded) {
         Object.assign(headers, rateLimitHeaders(err.decision));

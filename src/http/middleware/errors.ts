@@ -2,7 +2,6 @@ import type { NextFunction, Request, Response } from 'express';
 import { sendError, unexpectedError } from '../../adapter/presenter';
 import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
-import { reportApiError } from '../../infra/api-error-report';
 import { fromExpressError } from './express-errors';
 
 /** The usage headers of the account an error names (service/read-service.ts accountHeaders). */
@@ -17,9 +16,8 @@ export type AccountHeaders = (err: ApiError) => Promise<Record<string, string>>;
 export function errorHandler(logger: Logger, accountHeaders: AccountHeaders) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
     const apiError = asApiError(err, logger, req);
-    reportApiError(apiError, logger);
     if (apiError.accountId !== undefined) res.set(await accountHeaders(apiError));
-    sendError(res, apiError, req.requestId ?? 'unknown');
+    sendError(res, apiError, req.requestId ?? 'unknown', logger);
   };
 }
 
