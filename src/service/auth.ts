@@ -3,6 +3,7 @@ import { failClosed } from '../billing/pg-errors';
 import { ApiError } from '../domain/errors';
 import { addressGroup } from '../infra/client-address';
 import { Limiter } from '../infra/limiter';
+import { Lru } from '../infra/lru';
 import { TokenBucket } from '../infra/token-bucket';
 import { accountLimits } from '../billing/account-limits';
 import type { Account, AccountLimits } from '../domain/account';
@@ -46,7 +47,7 @@ export interface AuthOptions {
  * after its lookup *started*, so a lookup that could have missed a committed revocation is never
  * served more than 1 s after that commit, in any process. The cache holds the promise, so
  * concurrent requests with one key share a single query; it is keyed by the key's hash (the
- * secret is never kept) and bounded, oldest entries going first.
+ * secret is never kept) and bounded, the least recently used going first (infra/lru.ts).
  */
 export const CACHE_TTL_MS = 1000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -76,11 +77,11 @@ const STATUS_ERRORS: Record<Exclude<Account['status'], 'active'>, () => ApiError
 type Resolution = { ok: true; auth: AuthContext } | { ok: false; error: ApiError };
 
 export class AuthService {
-  private readonly cache = new Map<
+  private readonly cache = new Lru<
     string,
     { expires: number; value: Promise<KeyWithAccount | null> }
-  >();
-  private readonly touched = new Map<string, number>();
+  >(CACHE_MAX_ENTRIES);
+  private readonly touched = new Lru<string, number>(CACHE_MAX_ENTRIES);
   private readonly failures: Limiter;
   private readonly unknownLookups: TokenBucket;
 
@@ -184,9 +185,8 @@ export class AuthService {
     this.cache.set(hash, entry);
     // A failed query is not remembered: the next request asks the database again.
     entry.value.catch(() => {
-      if (this.cache.get(hash) === entry) this.cache.delete(hash);
+      if (this.cache.get(hash, { use: false }) === entry) this.cache.delete(hash);
     });
-    evictOldest(this.cache);
     return entry.value;
   }
 
@@ -195,9 +195,7 @@ export class AuthService {
     const now = this.now();
     const last = this.touched.get(key.id) ?? key.last_used_at?.getTime() ?? 0;
     if (now - last < TOUCH_INTERVAL_MS) return;
-    this.touched.delete(key.id);
     this.touched.set(key.id, now);
-    evictOldest(this.touched);
     setImmediate(() => {
       this.keys.touch(key.id).catch((err: unknown) => {
         this.deps.logger.warn('api key last_used_at update failed', {
@@ -206,14 +204,6 @@ export class AuthService {
         });
       });
     });
-  }
-}
-
-function evictOldest(map: Map<string, unknown>): void {
-  while (map.size > CACHE_MAX_ENTRIES) {
-    const oldest = map.keys().next();
-    if (oldest.done) return;
-    map.delete(oldest.value);
   }
 }
 
