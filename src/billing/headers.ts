@@ -1,4 +1,5 @@
 import type { DeliveryOutcome } from './metering';
+import type { ResponseHeader, ResponseHeaderValues } from '../domain/response-headers';
 import type { UsageSnapshot } from './snapshot';
 
 // The usage headers of contract 8.3, as a plain name → value map that the HTTP adapter sets and the
@@ -29,11 +30,12 @@ export function usageHeaders(
     'X-Service-Included-New-Opportunity-Count': String(outcome?.includedNewCount ?? 0),
     'X-Service-PAYG-New-Opportunity-Count': String(outcome?.paygNewCount ?? 0),
     'X-Service-Period-End': usage.periodEnd.toISOString(),
-  };
+  } satisfies ResponseHeaderValues;
   // decisions 6: only plan-billed accounts name a plan.
   if (usage.billingModel === 'plan' && usage.planId !== null)
-    headers['X-Service-Plan'] = usage.planId;
+    headers['X-Service-Plan' satisfies ResponseHeader] = usage.planId;
   // decisions 7: direct traffic never carries the marketplace billing increment.
-  if (opts.marketplaceVerified) headers['X-Marketplace-Billing'] = `Opportunities=${newCount}`;
+  if (opts.marketplaceVerified)
+    headers['X-Marketplace-Billing' satisfies ResponseHeader] = `Opportunities=${newCount}`;
   return headers;
 }

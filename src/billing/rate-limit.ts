@@ -1,3 +1,4 @@
+import type { ResponseHeaderValues } from '../domain/response-headers';
 import type { Redis } from 'ioredis';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import { Limiter, type LimitDecision } from '../infra/limiter';
@@ -177,5 +178,5 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(Math.max(0, decision.remaining)),
     'X-RateLimit-Reset': String(Math.max(1, Math.ceil(decision.resetSeconds))),
-  };
+  } satisfies ResponseHeaderValues;
 }

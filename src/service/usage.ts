@@ -1,4 +1,5 @@
 import type { UsageSnapshot } from '../billing/snapshot';
+import type { ResponseHeader } from '../domain/response-headers';
 import type { UsageEnvelope } from '../domain/usage-envelope';
 
 // decisions 11: the usage envelope is read off the response's own headers (contract 8.3), so that
@@ -14,7 +15,7 @@ export function usageEnvelope(
   snapshot: UsageSnapshot,
   requestId: string,
 ): UsageEnvelope {
-  const h = (name: string) => headers[name];
+  const h = (name: ResponseHeader) => headers[name];
   return {
     plan: (h('X-Service-Plan') as UsageEnvelope['plan'] | undefined) ?? null,
     billing_model: snapshot.billingModel,
