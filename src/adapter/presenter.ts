@@ -8,8 +8,8 @@ import { listJson, listJsonString } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
 
 // The ONE presenter of both adapters (issue 12): a read's outcome becomes a REST response or an MCP
-// tool result here, and nowhere else is the error envelope (contract 2.5, 7) or Retry-After
-// (contract 8.3) written, nor an error answer counted (each answer is written once, so counted
+// tool result here, and nowhere else is the error envelope (contract §4.7) or Retry-After
+// (contract §18.1) written, nor an error answer counted (each answer is written once, so counted
 // once: infra/api-error-report.ts).
 
 /** An error's own headers, with Retry-After (integer seconds) where it has one (429, 503). */

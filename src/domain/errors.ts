@@ -80,7 +80,7 @@ export const validationError = (parameter: string, reason: ErrorReason, message:
   new ApiError('validation_error', message, { parameter, reason });
 
 /**
- * decisions 2: a name the endpoint or tool does not know is refused and named (cut at 64
+ * contract §6.3, §4.7: a name the endpoint or tool does not know is refused and named (cut at 64
  * characters, JSON-quoted), its value never echoed (a key in the URL is just such a name). REST,
  * the change feed and the MCP tools all refuse with this one error.
  */

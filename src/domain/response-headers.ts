@@ -1,4 +1,4 @@
-// The headers of an authenticated response (contract 8.3), named once: the meter and the rate
+// The headers of an authenticated response (contract §18.1), named once: the meter and the rate
 // limiter set them under these names (billing/headers.ts, billing/rate-limit.ts) and the OpenAPI
 // document describes them from this table (http/openapi-parts.ts).
 

@@ -32,7 +32,7 @@ export const HEADER_COMPONENTS: Record<string, { description: string; schema: Js
 
 const headerRefs = (names: string[]) =>
   Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
-/** The headers of every authenticated response, 304s and errors included (contract 8.3). */
+/** The headers of every authenticated response, 304s and errors included (contract §18.2). */
 export const AUTH_HEADERS = headerRefs(Object.keys(RESPONSE_HEADERS));
 
 /**
@@ -87,8 +87,8 @@ export function errors(statuses: string[], headers: Record<string, unknown>) {
 export const AUTH_ERRORS = ['400', '401', '402', '403', '409', '422', '429', '500', '503'];
 
 /**
- * The query parameters of an endpoint, from its typed zod schema (decisions 4: the catalog that
- * drives parsing). Every array is a comma list in this API (decisions 2): `style: form, explode:
+ * The query parameters of an endpoint, from its typed zod schema (contract §6.1: the catalog that
+ * drives parsing). Every array is a comma list in this API (contract §6.2): `style: form, explode:
  * false` tells clients to send `level=senior,staff`, never `level=senior&level=staff` (which the
  * service refuses as a repeated parameter).
  */
@@ -102,7 +102,7 @@ export function queryParameters(endpoint: Endpoint | z.ZodType) {
   });
 }
 
-/** decisions 13: `fields` as list documents it, for the detail and the change feed too. */
+/** contract §7.6: `fields` as list documents it, for the detail and the change feed too. */
 export const fieldsParameter = () => queryParameters('list').filter((p) => p.name === 'fields');
 
 export const requestIdHeader = {
@@ -113,7 +113,7 @@ export const requestIdHeader = {
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
 };
 
-// decisions 11 "Free revalidation" on list and count.
+// contract §13: free revalidation on list and count.
 export const ETAG_HEADER = {
   description:
     'Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match.',

@@ -17,7 +17,7 @@ import { HEADER_COMPONENTS } from './openapi-parts';
 import { componentSchemas } from './openapi-schemas';
 import { OPERATIONS, TAGS, type Operation } from './operations';
 
-// OpenAPI 3.1 (contract 9), served at GET /v1/openapi.json. Its paths are the route declarations
+// OpenAPI 3.1 (contract §5.8), served at GET /v1/openapi.json. Its paths are the route declarations
 // that the routers mount (http/operations.ts); its parameters come from the zod schemas that the
 // filter catalog generates beside its parser (domain/filters), its responses and components from
 // the zod schemas that type the envelopes.
@@ -51,7 +51,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: OPENAPI_INTRO,
     },
-    // The groups of /docs (issue 23), in the order a newcomer needs them.
+    // The groups of /docs, in the order a newcomer needs them.
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     servers: [{ url: '/' }],
     security: [{ ApiKeyHeader: [] }],

@@ -24,7 +24,7 @@ import {
 // and its documentation cannot drift apart. Routes that are no operation of the document (/healthz,
 // /readyz, /metrics, /docs, /llms.txt, /mcp) are mounted by their routers directly.
 
-/** The groups of /docs (issue 23), in the order a newcomer needs them; every operation has one. */
+/** The groups of /docs, in the order a newcomer needs them; every operation has one. */
 export const TAGS = {
   Opportunities: 'Search, count, read and follow opportunities (key).',
   Taxonomy: 'The occupational taxonomy: the ids of the job_* filters.',
@@ -47,7 +47,7 @@ export interface Operation {
   responses: Record<string, object>;
 }
 
-/** The preview's own 429 (decisions 5): per client address, no key, no usage headers. */
+/** The preview's own 429 (contract §9.6): per client address, no key, no usage headers. */
 const PREVIEW_RATE_LIMITED: readonly ErrorCode[] = ['preview_rate_limit_exceeded'];
 
 /** Keyed by operationId, in the document's order. */
@@ -137,7 +137,7 @@ export const OPERATIONS = {
     responses: {
       '200': ok('Taxonomy', { ETag: str, 'Cache-Control': str }),
       '304': { description: 'Not modified (If-None-Match matched the ETag).' },
-      // A malformed X-Request-ID is refused before any route (decisions 4).
+      // A malformed X-Request-ID is refused before any route (contract §17.1).
       ...errors(['422', '500'], {}),
     },
   },

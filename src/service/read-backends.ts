@@ -13,7 +13,7 @@ export interface RecordLookup {
 }
 
 /**
- * The implementations behind every capability (issue 12): real ones over the clients
+ * The implementations behind every capability: real ones over the clients
  * (app/compose.ts realBackends) or in process memory (app/memory-backends.ts, the fast suite).
  * Each service takes the part it uses.
  */

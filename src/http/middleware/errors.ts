@@ -11,7 +11,7 @@ export type AccountHeaders = (err: ApiError) => Promise<Record<string, string>>;
  * Every REST failure ends here (the /mcp adapter's HTTP refusals too), and goes out through the one
  * presenter (adapter/presenter.ts). An error that names an account before a Caller exists (a 403
  * from authentication) carries that account's usage headers, like every authenticated response
- * that names an account (decisions 7).
+ * that names an account (contract §18.2).
  */
 export function errorHandler(logger: Logger, accountHeaders: AccountHeaders) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
