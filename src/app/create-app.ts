@@ -22,7 +22,7 @@ import type { Capabilities } from './compose';
  * port. Lives above http/ and mcp/ so that neither adapter imports the other.
  */
 export function createApp(capabilities: Capabilities): Express {
-  const { settings: deps, limits, reads } = capabilities;
+  const { settings, limits, reads } = capabilities;
   const auth = createAuthenticator(capabilities.auth);
 
   const app = express();
@@ -30,7 +30,7 @@ export function createApp(capabilities: Capabilities): Express {
   // Validators are set deliberately (taxonomy); authenticated reads are never cached.
   app.set('etag', false);
   // decisions 8: the socket's address unless TRUST_PROXY names the proxies to believe.
-  app.set('trust proxy', deps.env.TRUST_PROXY);
+  app.set('trust proxy', settings.env.TRUST_PROXY);
   // 'simple' keeps parameter names literal and turns a repeated parameter into an array (decisions 2).
   app.set('query parser', 'simple');
   // decisions 8: authenticated responses are never cached, errors included (even those raised
@@ -42,22 +42,22 @@ export function createApp(capabilities: Capabilities): Express {
     next();
   });
   app.use(requestId);
-  app.use(requestLog(deps.logger));
+  app.use(requestLog(settings.logger));
   app.use(requestMetrics);
   // decisions 12: the method is checked before any key is looked up or anything metered.
   app.use(methodGuard);
-  // The lifecycle is read per request: main.ts sets it on the deps (decisions 10: draining).
-  app.use(healthRoutes(capabilities.health, () => deps.lifecycle));
-  app.use(metricsRoutes(deps.env));
-  app.use(taxonomyRoutes(deps));
-  app.use(previewRoutes(deps, limits, capabilities.index));
-  app.use(opportunityRoutes(deps, auth, reads));
-  app.use(usageRoutes(deps, auth, reads));
-  app.use('/mcp', mcpRoutes(deps, auth, reads));
-  app.use(openApiRoutes(deps.env));
+  // The lifecycle is read per request: main.ts sets it on the settings (decisions 10: draining).
+  app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
+  app.use(metricsRoutes(settings.env));
+  app.use(taxonomyRoutes(settings));
+  app.use(previewRoutes(settings, limits, capabilities.index));
+  app.use(opportunityRoutes(settings, auth, reads));
+  app.use(usageRoutes(settings, auth, reads));
+  app.use('/mcp', mcpRoutes(settings, auth, reads));
+  app.use(openApiRoutes(settings.env));
   app.use(docsRoutes());
-  app.use(llmsRoutes(deps.env));
+  app.use(llmsRoutes(settings.env));
   app.use(notFound);
-  app.use(errorHandler(deps.logger, (err) => reads.accountHeaders(err)));
+  app.use(errorHandler(settings.logger, (err) => reads.accountHeaders(err)));
   return app;
 }

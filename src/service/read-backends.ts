@@ -29,6 +29,3 @@ export interface Backends {
   authFailures: Limiter;
   health: HealthProbes;
 }
-
-/** What the ReadService reads and meters through. */
-export type ReadBackends = Pick<Backends, 'index' | 'records' | 'changes' | 'meter' | 'limits'>;

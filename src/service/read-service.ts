@@ -24,7 +24,7 @@ import {
 } from '../domain/filters';
 import type { AuthContext } from './auth';
 import type { Settings } from './context';
-import type { ReadBackends } from './read-backends';
+import type { Backends } from './read-backends';
 import {
   listEnvelope,
   type CountEnvelope,
@@ -101,9 +101,9 @@ interface Work<T> {
  * limits and ledger. Every outcome, success or ApiError, carries the headers of contract 8.3.
  */
 export class ReadService {
-  private readonly index: ReadBackends['index'];
-  private readonly records: ReadBackends['records'];
-  private readonly changeLog: ReadBackends['changes'];
+  private readonly index: Backends['index'];
+  private readonly records: Backends['records'];
+  private readonly changeLog: Backends['changes'];
   private readonly meter: Metering;
   private readonly limits: RateLimiting;
   /** decisions 12: free but expensive reads in flight per account. */
@@ -115,7 +115,7 @@ export class ReadService {
 
   constructor(
     private readonly deps: Pick<Settings, 'env' | 'logger' | 'cursor' | 'taxonomy'>,
-    backends: ReadBackends,
+    backends: Pick<Backends, 'index' | 'records' | 'changes' | 'meter' | 'limits'>,
     private readonly usage = new UsageCache(),
   ) {
     ({
