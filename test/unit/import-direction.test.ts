@@ -115,7 +115,8 @@ function fileCycles(): string[][] {
  * is gone, so the list only shrinks).
  */
 const KNOWN_CYCLES: string[][] = [
-  ['billing/meter.ts', 'billing/metering.ts', 'billing/period-deliveries.ts'],
+  // BillingSubject (metering.ts) ↔ PeriodDeliveries (period-deliveries.ts), type-only both ways.
+  ['billing/metering.ts', 'billing/period-deliveries.ts'],
 ];
 
 it('every folder and top-level file of src has a rank', () => {
