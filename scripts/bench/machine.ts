@@ -25,7 +25,9 @@ export async function postgresLine(pool: Pool): Promise<string> {
     'SELECT name, setting, unit FROM pg_settings WHERE name = ANY($1) ORDER BY name',
     [PG_SETTINGS],
   );
-  const version = (await pool.query<{ v: string }>('SHOW server_version')).rows[0]?.v ?? '?';
+  const version =
+    (await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ??
+    '?';
   const settings = rows.map((r) => `${r.name}=${r.setting}${r.unit ? ` ${r.unit}` : ''}`);
   return `postgres ${version}: ${settings.join(', ')}`;
 }
