@@ -1,4 +1,4 @@
-// Measures the change feed's first poll (decisions 11) over HTTP against a seeded database: a
+// Measures the change feed's first poll (contract §12) over HTTP against a seeded database: a
 // mirror starting from a recent `since` (past the newest change: nothing to return; the last day
 // of changes), from an older since, and from the start, plus the quiet poll from the cursor.
 // Run by hand (docs/benchmarks.md):

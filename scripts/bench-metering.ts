@@ -1,4 +1,4 @@
-// Metering cost per request (issue 7), run by hand against a scratch database:
+// Metering cost per request, run by hand against a scratch database:
 //   npx tsx scripts/bench-metering.ts [--calls 500] [--ids 25] [--concurrency 8]
 // Creates `bench_metering_<random>` next to BENCH_DATABASE_ADMIN_URL (default the local
 // postgres), migrates it, measures, prints one JSON object and drops the database.

@@ -1,12 +1,12 @@
 // Measures count with include=new_count, count facets and unseen_only list pages for an account
-// that has received many records this period (decisions 11), over HTTP against a seeded database.
+// that has received many records this period (contract §10.3), over HTTP against a seeded database.
 // Run by hand (docs/benchmarks.md):
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m npm run bench:new-count
 // BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
 // before timing; BENCH_RUNS (default 20) runs per figure after 2 warm-up runs. Each figure also
 // gives the API process's CPU per call (the API runs in this process: the client's share is in
 // it too), steadier than wall time on a busy machine. The last figures send the period's
-// exclusion straight to the engine both ways, by id and by record number (issue 25 item 5), back
+// exclusion straight to the engine both ways, by id and by record number, back
 // to back on the same index, with the engine's own `took`.
 import { idChunks, excluding, recordNumbersClause } from '../src/search/exclusions';
 import { liveHasRecordNumbers } from '../src/search/index-definition';

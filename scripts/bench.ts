@@ -405,7 +405,7 @@ async function main(): Promise<void> {
     '_count',
   );
 
-  // issue 25 item 1: list pages that no cache has seen (every integrator query is new), by the
+  // List pages that no cache has seen (every integrator query is new), by the
   // same fresh rate_min as the counts above; the raw side sends the API's own body (size 26).
   let freshListApi = 0;
   let freshListRaw = 1;
@@ -422,9 +422,9 @@ async function main(): Promise<void> {
     'search',
   );
 
-  // issue 24: histograms and rate statistics, each against the same aggregation sent straight to
+  // Histograms and rate statistics, each against the same aggregation sent straight to
   // OpenSearch (a size-0 _search with the same aggregations and the exact total).
-  // Histograms and statistics are free but expensive: at most 2 in flight per account (decisions
+  // Histograms and statistics are free but expensive: at most 2 in flight per account (contract
   // 12), so a dashboard load is many accounts. autocannon gives each request a fresh context (it
   // resets it whenever its one-request list starts over), so a connection cannot hold a key:
   // each request takes a key no request in flight holds and gives it back with its response.
@@ -476,7 +476,7 @@ async function main(): Promise<void> {
     'GET _doc',
   );
 
-  // issue 22: keyword search, list (freshness and relevance) and count, against the same bodies
+  // Keyword search, list (freshness and relevance) and count, against the same bodies
   // sent straight to OpenSearch.
   const keywords = keywordMixes(deps);
   const raw = (kind: 'list' | 'relevance' | 'count') => {
@@ -515,7 +515,7 @@ async function main(): Promise<void> {
 
   // MCP search_opportunities: the 2025-era wire (no envelope), the 2026-07-28 wire (the per-request
   // envelope and its standard headers, served by the SDK's modern leg), and the fields an agent
-  // typically asks for (issue 23).
+  // typically asks for.
   const MODERN_META = {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },

@@ -27,7 +27,7 @@ import {
   type Run,
 } from './faults/run';
 
-// `npm run faults` (issue 15): each fault injected under steady mixed load, then the figures and
+// `npm run faults`: each fault injected under steady mixed load, then the figures and
 // the ledger invariants printed. Unattended and bounded: every step has a deadline, the whole run
 // too, and the process exits when it is done: 0 when every expectation held, 1 otherwise. Uses
 // the checkout's local cluster (`npm run opensearch -- cluster 3`, started if needed), a private
@@ -36,7 +36,7 @@ import {
 
 const CURSOR_KEYS = 'faults1=fault-run-cursor-signing-secret-0123456789';
 const SEARCH_TIMEOUT_MS = 5000;
-/** The instances' index follower (decisions 12): the default, set explicitly for the record. */
+/** The instances' index follower (contract §22.8): the default, set explicitly for the record. */
 const SYNC_INTERVAL_MS = 5000;
 const RUN_DEADLINE_MS = 60 * 60_000;
 const results: { fault: string; ok: boolean }[] = [];
@@ -214,7 +214,7 @@ async function newKey(pool: Pool, input: Parameters<typeof createAccount>[1]) {
   return { id: account.id, key: (await createApiKey(pool, { accountId: account.id })).key };
 }
 
-/** decisions 12: the attack mix against one instance while a paying client pages on it. */
+/** contract §19: the attack mix against one instance while a paying client pages on it. */
 async function attackMixFault({ instances, pool }: World): Promise<void> {
   const target = instances[0];
   if (!target) throw new Error('no instance to attack');

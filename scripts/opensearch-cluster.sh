@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A local OpenSearch cluster of N nodes per checkout (issue 15), beside the single node of
+# A local OpenSearch cluster of N nodes per checkout, beside the single node of
 # opensearch-local.sh, from the same pinned distribution:
 #
 #   npm run opensearch -- cluster [N]           start N nodes (default 3); prints their URLs, comma-separated

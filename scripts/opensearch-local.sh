@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One local OpenSearch per checkout, without Docker (decisions 10).
+# One local OpenSearch per checkout, without Docker (contract §22.3).
 #
 #   scripts/opensearch-local.sh fetch    download the pinned distribution (Maven Central) into the cache
 #   scripts/opensearch-local.sh start    start it unless it is already running; prints its URL
@@ -14,7 +14,7 @@
 # .cache/opensearch/state records where. A lock serialises concurrent starts: the first caller starts
 # the JVM, the others wait for it and reuse it (the JVM must not inherit the lock's descriptor).
 #
-# Start-up (issue 11): the JVM runs in the foreground of its own session (setsid), so its pid is
+# Start-up: the JVM runs in the foreground of its own session (setsid), so its pid is
 # known from launch, not from its pid file. The running instance is found by its command line
 # naming this checkout's data folder, so a lost state file never leads to a second JVM. The wait
 # for health lasts up to OPENSEARCH_START_TIMEOUT seconds (default 300); a JVM that dies or misses
@@ -119,8 +119,8 @@ alive() {
   [[ -n "$st" && "$st" != Z* ]]
 }
 
-# The instance of this checkout, found by its command line naming this checkout's data folder
-# (issue 11): works when the state file is lost, its PID empty, or the JVM was started by an older
+# The instance of this checkout, found by its command line naming this checkout's data folder:
+# works when the state file is lost, its PID empty, or the JVM was started by an older
 # version of this script. Prints the oldest such process (the JVM, not a launcher's subshell).
 find_instance() {
   local pattern
@@ -156,7 +156,7 @@ free_port() {
 }
 
 # Waits until healthy, the process is gone, or the deadline (OPENSEARCH_START_TIMEOUT seconds: a
-# cold JVM on two busy cores needs well over a minute, issue 11).
+# cold JVM on two busy cores needs well over a minute).
 wait_healthy() {
   local deadline=$(( SECONDS + START_TIMEOUT ))
   while (( SECONDS < deadline )); do
@@ -227,7 +227,7 @@ start_locked() {
   fi
   launch
   if ! wait_healthy; then
-    # Never leave an orphan JVM behind (issue 11): what we started and gave up on is stopped.
+    # Never leave an orphan JVM behind: what we started and gave up on is stopped.
     stop_instance
     rm -f "$state"
     return 1

@@ -1,4 +1,4 @@
-// How many tokens a record, and a 25-record search page, cost an agent (issue 23, decisions 14),
+// How many tokens a record, and a 25-record search page, cost an agent (contract §21.11),
 // with and without `fields`, measured on the seed data: `seed --count 1000 --seed 1`, generated
 // in memory. Tokens are estimated as UTF-8 bytes / 4 (the usual rule of thumb for JSON with
 // English text; a real tokenizer gives within about 20 % of it). A page is the list envelope

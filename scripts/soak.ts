@@ -21,7 +21,7 @@ import {
   within,
 } from './faults/run';
 
-// `npm run soak -- --minutes M` (issue 15; default 10): steady mixed load against the local cluster
+// `npm run soak -- --minutes M` (default 10): steady mixed load against the local cluster
 // and two API instances behind a round-robin proxy. A line per minute (requests, errors, p50/p99,
 // RSS of each instance, load average); passes with zero 5xx and the ledger invariants holding.
 // Exits when done: 0 on a pass, 1 otherwise.

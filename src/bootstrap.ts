@@ -29,16 +29,16 @@ export interface BootstrapOptions {
   poolSize?: number;
   /**
    * The admin CLI's bulk work gets its own search client, with a timeout fit for bulk calls
-   * (OPENSEARCH_BULK_TIMEOUT_MS) instead of the API's short per-request bound (issue 13 item 4).
+   * (OPENSEARCH_BULK_TIMEOUT_MS) instead of the API's short per-request bound.
    */
   bulkSearch?: boolean;
   /**
    * The CLI's bulk work (import, sync, reindex, seed) runs statements longer than a request may:
-   * its pool has no POSTGRES_TIMEOUT_MS deadline. The API's pool always has one (decisions 8).
+   * its pool has no POSTGRES_TIMEOUT_MS deadline. The API's pool always has one (contract §20.3).
    */
   bulk?: boolean;
   /**
-   * False: the search engine is not contacted at all (`import --no-sync`, decisions 12: a bulk load
+   * False: the search engine is not contacted at all (`import --no-sync`, contract §22.10.3: a bulk load
    * works while it is unreachable): no local OpenSearch is started and the index is not set up.
    * The client is still built (on OPENSEARCH_URL, else the local default) and never called.
    */
@@ -49,8 +49,8 @@ export interface BootstrapOptions {
 const LOCAL_SEARCH_URL = 'http://127.0.0.1:9200';
 
 /**
- * The composition root: resolves the services (local defaults when no URL is configured, decisions
- * 10), migrates, and builds the dependencies that the HTTP app, the MCP adapter and the CLI share.
+ * The composition root: resolves the services (local defaults when no URL is configured, contract
+ * §22.3), migrates, and builds the dependencies that the HTTP app, the MCP adapter and the CLI share.
  */
 export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps> {
   const env = options.env ?? parseEnv();
@@ -58,7 +58,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
 
   const databaseUrl = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const caFile = env.DATABASE_CA_FILE;
-  // issue 27 item 3: a refused connection (certificate, password...) stops start-up with one line.
+  // A refused connection (certificate, password...) stops start-up with one line.
   const postgresStep = <T>(step: () => Promise<T>) =>
     refusalsOf('postgres', withoutCredentials(databaseUrl), step);
   await ensureDatabaseIfPossible(databaseUrl, !env.DATABASE_URL, caFile);
@@ -81,7 +81,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const dbName = databaseName(databaseUrl);
   const alias = aliasForDatabase(dbName);
   const indexLayout = { shards: env.OPENSEARCH_SHARDS, replicas: env.OPENSEARCH_REPLICAS };
-  // decisions 10: instances starting at once create the index once (one at a time under a lock).
+  // contract §22.5: instances starting at once create the index once (one at a time under a lock).
   // A just-started local JVM may time out the first calls: retry up to its start deadline.
   if (useSearch) {
     await postgresStep(() =>
@@ -151,7 +151,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   };
 }
 
-/** Postgres alone, for the CLI commands that need nothing else (decisions 10). */
+/** Postgres alone, for the CLI commands that need nothing else (contract §22.9). */
 export interface PostgresOnly {
   env: Env;
   pool: Pool;
@@ -159,7 +159,7 @@ export interface PostgresOnly {
 
 /**
  * The composition of `migrate` and the account and key commands: Postgres only, so no search
- * engine is started for them (decisions 10: the first command that needs OpenSearch starts it).
+ * engine is started for them (contract §22.3: the first command that needs OpenSearch starts it).
  * `createDatabase`: 'if-possible' as bootstrap does; 'local-only' creates only the local default
  * database, and a configured one must exist. The caller ends the pool.
  */
@@ -177,7 +177,7 @@ export async function openPostgres(options: {
 }
 
 /**
- * The local default database is created when missing (decisions 10). A configured one is created
+ * The local default database is created when missing (contract §22.3). A configured one is created
  * too when the role may do so; where it may not (a managed server), connecting reports the problem.
  */
 export async function ensureDatabaseIfPossible(

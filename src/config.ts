@@ -5,11 +5,11 @@ import { connectionEnv, connectionProblems } from './config/connections';
 import { normalizeOrigin, trimTrailing } from './infra/http-text';
 import { DEFAULT_COMMIT_TIMEOUT_MS } from './store/db';
 
-// Configuration is read once, from the environment, by this schema (decisions 10). A bad value
+// Configuration is read once, from the environment, by this schema (contract §22.1). A bad value
 // stops start-up with a message naming the variable.
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
-/** One node URL, or several of one cluster comma-separated (issue 15). */
+/** One node URL, or several of one cluster comma-separated. */
 const optionalNodeList = z.preprocess(
   (v) => (v === '' ? undefined : v),
   z.string().refine(validSearchNodes, 'expected http(s) URLs, comma-separated').optional(),
@@ -32,18 +32,18 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Bound on every search-engine call, so an unreachable cluster becomes a fast 503. */
   OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
-  /** Deadline of every Postgres statement of the API (decisions 8); past it → 503. */
+  /** Deadline of every Postgres statement of the API (contract §20.3); past it → 503. */
   POSTGRES_TIMEOUT_MS: positiveInt(5000),
-  /** decisions 12: how long a delivery's COMMIT may take to be confirmed (never cut sooner). */
+  /** contract §16.6.2: how long a delivery's COMMIT may take to be confirmed (never cut sooner). */
   POSTGRES_COMMIT_TIMEOUT_MS: positiveInt(DEFAULT_COMMIT_TIMEOUT_MS),
-  /** Deadline of every Redis command; past it the in-process limiter takes over (decisions 8). */
+  /** Deadline of every Redis command; past it the in-process limiter takes over (contract §20.3). */
   REDIS_TIMEOUT_MS: positiveInt(500),
-  /** How long a local OpenSearch may take to become healthy (seconds; issue 11). */
+  /** How long a local OpenSearch may take to become healthy (seconds). */
   OPENSEARCH_START_TIMEOUT: positiveInt(300),
   /** Shards and replicas of new index versions; unset: kept from the current index, else 1 / 0. */
   OPENSEARCH_SHARDS: optionalCount.refine((n) => n !== 0, 'at least 1'),
   OPENSEARCH_REPLICAS: optionalCount,
-  /** Which proxies' X-Forwarded-For to believe (decisions 8); unset: the socket's address. */
+  /** Which proxies' X-Forwarded-For to believe (contract §19.6); unset: the socket's address. */
   TRUST_PROXY: z
     .string()
     .optional()
@@ -55,7 +55,7 @@ export const EnvSchema = z.object({
       }
       return parsed;
     }),
-  /** Origins besides the service's own allowed to call /mcp (decisions 9), comma-separated. */
+  /** Origins besides the service's own allowed to call /mcp (contract §21.3), comma-separated. */
   MCP_ALLOWED_ORIGINS: z
     .string()
     .optional()
@@ -66,13 +66,13 @@ export const EnvSchema = z.object({
         .filter((o) => o !== ''),
     ),
   /**
-   * decisions 14: the text block of one MCP tool result stays within this many bytes (a
+   * contract §21.11: the text block of one MCP tool result stays within this many bytes (a
    * search_opportunities page stops before the record that would pass it). 80,000 bytes is about
    * 20,000 tokens, under what common coding agents accept from one tool call.
    */
   MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_000).default(80_000),
   /**
-   * decisions 12: where clients reach the service (`https://api.example.com`). Set, /llms.txt, the
+   * contract §22.2: where clients reach the service (`https://api.example.com`). Set, /llms.txt, the
    * OpenAPI servers entry and the /mcp own origin use it and never the Host header.
    */
   PUBLIC_BASE_URL: z.preprocess(
@@ -84,38 +84,38 @@ export const EnvSchema = z.object({
       .optional(),
   ),
   /**
-   * decisions 12: set, GET /metrics needs `Authorization: Bearer <token>` (401 without); unset, it
+   * contract §22.7.3: set, GET /metrics needs `Authorization: Bearer <token>` (401 without); unset, it
    * is public in local mode and not served (404) in production.
    */
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
-  /** decisions 10: `production` creates no demo account, starts no local service. */
+  /** contract §22.4: `production` creates no demo account, starts no local service. */
   NODE_ENV: z.string().optional(),
-  /** decisions 10: how long SIGTERM waits for in-flight requests before closing connections. */
+  /** contract §22.6: how long SIGTERM waits for in-flight requests before closing connections. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** issue 11: an index left by a reindex is deleted by a later sync/reindex after this long. */
+  /** An index left by a reindex is deleted by a later sync/reindex after this long. */
   RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
-  /** decisions 12: free but expensive reads (new_count, unseen_only, group_by...) in flight per account and process. */
+  /** contract §19.8: free but expensive reads (new_count, unseen_only, group_by...) in flight per account and process. */
   EXPENSIVE_IN_FLIGHT_PER_ACCOUNT: positiveInt(2),
   /**
-   * decisions 12: every API process tries the sync lock this often and indexes what the store has
+   * contract §22.8: every API process tries the sync lock this often and indexes what the store has
    * that the index has not (search/index-follower.ts); 0 disables it.
    */
   SYNC_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
   /**
-   * decisions 13: a rate-statistics entry drawn from fewer records keeps its count but reports
+   * contract §10.6: a rate-statistics entry drawn from fewer records keeps its count but reports
    * null statistics (1: no suppression).
    */
   MIN_AGGREGATE_COUNT: positiveInt(1),
-  /** decisions 12: a client whose request headers take longer in all is disconnected. */
+  /** contract §19.10: a client whose request headers take longer in all is disconnected. */
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   /**
-   * decisions 12: a client whose whole request (headers and body) takes longer is disconnected;
+   * contract §19.10: a client whose whole request (headers and body) takes longer is disconnected;
    * at least HTTP_HEADERS_TIMEOUT_MS (Node refuses less; app/http-server.ts).
    */
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
   OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
-  /** issue 27: TLS and authentication to managed services (config/connections.ts). */
+  /** TLS and authentication to managed services (config/connections.ts). */
   ...connectionEnv,
 });
 
@@ -123,7 +123,7 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export class ConfigError extends Error {}
 
-// decisions 10: production never falls back to local services or a local signing key.
+// contract §22.4: production never falls back to local services or a local signing key.
 const REQUIRED_IN_PRODUCTION = ['CURSOR_SIGNING_KEYS', 'DATABASE_URL', 'OPENSEARCH_URL'] as const;
 
 export function isProduction(env: Pick<Env, 'NODE_ENV'>): boolean {

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
         }),
     );
   }
-  // decisions 10: production creates no demo account.
+  // contract §22.4: production creates no demo account.
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();
   const server = createHttpServer(createApp(compose(deps)), deps.env);
@@ -47,12 +47,12 @@ async function main(): Promise<void> {
       port: deps.env.PORT,
       index_alias: deps.alias,
       mode: isProduction(deps.env) ? 'production' : 'local',
-      // issue 27: where and how it connected, never a secret.
+      // Where and how it connected, never a secret.
       opensearch: deps.env.OPENSEARCH_URL ? withoutCredentials(deps.env.OPENSEARCH_URL) : 'local',
       opensearch_auth: searchAuthentication(deps.env),
     });
   });
-  // decisions 12: the index follows the store by itself (SYNC_INTERVAL_MS; 0: off).
+  // contract §22.8: the index follows the store by itself (SYNC_INTERVAL_MS; 0: off).
   const follower = new IndexFollower(deps, deps.env.SYNC_INTERVAL_MS, logger).start();
   installGracefulShutdown(server, {
     lifecycle: deps.lifecycle,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   });
 }
 
-// A bad setting or a refusing upstream is the operator's to fix: one line, no stack (issue 27).
+// A bad setting or a refusing upstream is the operator's to fix: one line, no stack.
 // Anything else is a bug: its stack, scrubbed of secrets like every log line.
 main().catch((err: unknown) => {
   const known = err instanceof ConfigError || err instanceof UpstreamRefusedError;

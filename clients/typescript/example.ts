@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
 
-// The README's TypeScript quickstart (issue 14, item 7): openapi-fetch over the generated types.
+// The README's TypeScript quickstart: openapi-fetch over the generated types.
 // test/integration/typed-client.test.ts runs it against a live server, so it cannot rot.
 
 // A listed record: the whole Opportunity, or id plus the named fields when the query has `fields`.

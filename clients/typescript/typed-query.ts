@@ -1,6 +1,6 @@
 import type { paths } from './schema';
 
-// Compile-time checks of the generated query types (issue 23), run by `tsc -p clients/typescript`
+// Compile-time checks of the generated query types, run by `tsc -p clients/typescript`
 // in test/integration/typed-client.test.ts. Each @ts-expect-error must stay an error: if the
 // document loosened a parameter back to a string, the directive would be unused and fail.
 

@@ -1,4 +1,4 @@
-// The CPU of one count in the read service, without HTTP (issue 25 item 6): on a loaded machine
+// The CPU of one count in the read service, without HTTP: on a loaded machine
 // the HTTP bench's API CPU per request moves by a factor of two from run to run, while this loop
 // (the service's count call and the body's serialization, with its real Redis rate limit and
 // Postgres usage read) runs in this process and measures its own CPU, so a before/after pair of

@@ -5,7 +5,7 @@ import { dashboardAggs } from '../../src/search/dashboard-aggs';
 import { aggregationBody } from '../../src/search/facets';
 import { buildFilterQuery } from '../../src/search/query-builder';
 
-// issue 24's benchmark workloads: a weekly histogram over a year and stats=rate over a family,
+// The dashboard benchmark workloads: a weekly histogram over a year and stats=rate over a family,
 // with and without other filters. Each API query has its raw twin: the same size-0 search with
 // the same aggregations (and the exact total the API's count needs), sent straight to OpenSearch.
 

@@ -4,7 +4,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { inProcessApi, stats as sharedStats, time as timed } from './in-process';
 
-// What the HTTP benchmarks of issue 16 share on top of in-process.ts: a fresh account of their own
+// What the HTTP benchmarks share on top of in-process.ts: a fresh account of their own
 // with room to work (no limit shapes the figures), a GET with its key, timings to 0.1 ms and the
 // load average printed beside them.
 

@@ -2,7 +2,7 @@ import { parseRestQuery } from '../../src/domain/filters';
 import { buildCountBody, buildListSearchBody } from '../../src/search/query-builder';
 import type { AppDeps } from '../../src/service/context';
 
-// The keyword-search workloads of `npm run bench` (issue 22, docs/benchmarks.md): 50 realistic
+// The keyword-search workloads of `npm run bench` (docs/benchmarks.md): 50 realistic
 // queries of one to four words over the seed's vocabulary (titles from the taxonomy catalog,
 // technologies, organizations), some phrases, some exclusions and ORs, some with filters; each as
 // the REST query and as the same list and count bodies sent straight to OpenSearch.

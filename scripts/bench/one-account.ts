@@ -3,7 +3,7 @@ import { buildListSearchBody } from '../../src/search/query-builder';
 import type { AppDeps } from '../../src/service/context';
 import type { Req } from './load';
 
-// The one-account charged workloads (issue 25 item 3): every connection uses the key of ONE
+// The one-account charged workloads: every connection uses the key of ONE
 // account, and every request delivers records new to it, so each request is a charge and all of
 // them contend for that account's ledger. Each workload gets an account of its own (nothing
 // delivered before), and its raw twin asks OpenSearch the same thing: GET _doc of the same ids,

@@ -1,5 +1,5 @@
 // The API's CPU between the engine's answer to a list search and the reply's bytes and ETag, per
-// page of 25 that no cache has seen (issue 25 item 1): the same pages served from each record's
+// page of 25 that no cache has seen: the same pages served from each record's
 // stored text and digest (mapping 4) and from record objects (the source of an index of mapping 3,
 // served by the same code's fallback: what every page cost before). One process, the two
 // alternating, so the pair is measured back to back on the same machine state.

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Load, sleep, summarize, type Sample } from './load';
 
-// The attack mix of `npm run faults` (issue 26, decisions 12): against one instance, while a paying
+// The attack mix of `npm run faults` (contract §19): against one instance, while a paying
 // client pages, the cheap anonymous attacks of the security review at a steady pace:
 //   - POST /mcp with an Origin of 15,000 slashes and a character after them (it was quadratic:
 //     291 ms of event loop a request, so 20 a second stalled every route);

@@ -13,7 +13,7 @@ import { failed, type Load } from './load';
 import { track, waitFor } from './procs';
 import type { Run } from './run';
 
-// decisions 12, `npm run faults`: the importer is killed (kill -9) between its store write and its
+// contract §22.8, `npm run faults`: the importer is killed (kill -9) between its store write and its
 // sync. The store then holds new records and deletions the index has not seen; nothing is run by
 // hand. The API instances' index followers (SYNC_INTERVAL_MS) must make the new records
 // searchable and the deleted ones vanish within the interval (plus a refresh), while the load

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 
-// The ledger invariants every fault must leave holding (issue 15), checked in SQL.
+// The ledger invariants every fault must leave holding, checked in SQL.
 
 export const INVARIANTS: Record<string, string> = {
   // A charge exists only with its delivery rows: each wallet charge equals the charges of the

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-// Steady mixed load for the fault and soak runs (issue 15): list pages following cursors, counts,
+// Steady mixed load for the fault and soak runs: list pages following cursors, counts,
 // details and MCP searches, from several keys of several accounts, a fixed number of workers.
 
 export interface Sample {
@@ -165,7 +165,7 @@ export class Load {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What a run prints after each fault (issue 15). */
+/** What a run prints after each fault. */
 export function summarize(samples: Sample[]): {
   requests: number;
   byStatus: Record<string, number>;

@@ -5,7 +5,7 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 import path from 'node:path';
 import { sleep } from './load';
 
-// The moving parts a fault run controls (issue 15): API instances as child processes, a tiny
+// The moving parts a fault run controls: API instances as child processes, a tiny
 // round-robin HTTP proxy in front of them, a TCP proxy in front of Postgres that can cut every
 // connection, and a private redis-server. Every one of them is stopped by the run that started it.
 

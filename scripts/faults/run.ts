@@ -11,7 +11,7 @@ import { dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
 import { killStartedChildren } from './procs';
 
-// What `npm run faults` and `npm run soak` (issue 15) share: the checkout's local cluster, a
+// What `npm run faults` and `npm run soak` share: the checkout's local cluster, a
 // database and index of the run's own (dropped at the end), and a deadline for each step so that
 // a run never hangs.
 

@@ -11,7 +11,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-// Query parameters that look like a key. They are never read (contract 5.5, decisions 8: a key in
+// Query parameters that look like a key. They are never read (contract §14.2.5, §14.6: a key in
 // the URL is an unknown parameter, refused by the filter parser); their presence only changes the
 // 401 message so that the caller learns where the key belongs.
 const KEY_LIKE_PARAMETERS = new Set(['api_key', 'apikey', 'key', 'x-api-key']);

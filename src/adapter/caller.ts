@@ -4,7 +4,7 @@ import type { Env } from '../config';
 import type { AuthContext } from '../service/auth';
 import type { Caller } from '../service/read-service';
 
-/** The Caller of an authenticated request, as REST and /mcp both establish it (decisions 7). */
+/** The Caller of an authenticated request, as REST and /mcp both establish it (contract §16.5). */
 export function callerOf(req: Request, auth: AuthContext, env: Env): Caller {
   return {
     auth,

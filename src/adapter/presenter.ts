@@ -7,7 +7,7 @@ import type { Logger } from '../infra/logger';
 import { listJson, listJsonString } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
 
-// The ONE presenter of both adapters (issue 12): a read's outcome becomes a REST response or an MCP
+// The ONE presenter of both adapters: a read's outcome becomes a REST response or an MCP
 // tool result here, and nowhere else is the error envelope (contract §4.7) or Retry-After
 // (contract §18.1) written, nor an error answer counted (each answer is written once, so counted
 // once: infra/api-error-report.ts).
@@ -53,7 +53,7 @@ export function sendOutcome<T>(
   res.set(outcome.headers);
   if (!outcome.ok) throw outcome.error;
   if (outcome.etag) res.set('ETag', outcome.etag);
-  // decisions 11: a 304 carries the usage and rate-limit headers, and no body.
+  // contract §13: a 304 carries the usage and rate-limit headers, and no body.
   if (outcome.notModified) {
     res.status(304).end();
   } else if (serialize) {
@@ -70,7 +70,7 @@ const serializedOnce = new WeakMap<object, { json: string; jsonString: string }>
 
 /**
  * Marks `body` as the same for every call and never changed: its tool results reuse one JSON
- * text (decisions 12: the taxonomy tool's reply is built once per process, not once per call).
+ * text (contract §21.10: the taxonomy tool's reply is built once per process, not once per call).
  */
 export function serializeOnce<T extends object>(body: T): T {
   const json = JSON.stringify(body);
@@ -80,7 +80,7 @@ export function serializeOnce<T extends object>(body: T): T {
 }
 
 /**
- * MCP: structuredContent is the envelope itself; the text block is the same JSON (decisions 9).
+ * MCP: structuredContent is the envelope itself; the text block is the same JSON (contract §21.7).
  * That JSON is also returned as `json`: it is exactly JSON.stringify(structuredContent), so the
  * adapter can write it into the reply without serializing the envelope again (mcp/deferred-json.ts),
  * and as `jsonString`, exactly JSON.stringify(json), the text block as the reply holds it.
@@ -106,7 +106,7 @@ function toolResult(
 }
 
 /**
- * MCP: a tool's outcome as its result and the headers for the HTTP response. decisions 9: quota,
+ * MCP: a tool's outcome as its result and the headers for the HTTP response. contract §21.5: quota,
  * rate, validation, not-found and availability problems are results with isError and the error
  * envelope, never protocol errors.
  */

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { isProduction, type Env } from '../config';
 
-// decisions 12: where the service says it lives. PUBLIC_BASE_URL, when set, is the one answer and
+// contract §22.2: where the service says it lives. PUBLIC_BASE_URL, when set, is the one answer and
 // the Host header is never read (a shared cache keyed without Host could otherwise be poisoned to
 // send agents elsewhere, and DNS rebinding could make a hostile Origin look like our own). Unset,
 // local mode believes the Host header; production believes nothing.

@@ -14,7 +14,7 @@ import type { AppDeps, Settings } from '../service/context';
 import { ReadService } from '../service/read-service';
 
 /**
- * Every capability the adapters use, built once (issue 12): the server (main.ts), the CLI, the
+ * Every capability the adapters use, built once: the server (main.ts), the CLI, the
  * benchmark and fault scripts and the tests' harness all go through compose(), so no adapter builds
  * its own meter, limiter or authenticator and two adapters of one process share them. No client
  * is in here: an adapter reaches Postgres, OpenSearch and Redis only through a capability.
@@ -24,9 +24,9 @@ export interface Capabilities {
   settings: Settings;
   /** Key lookup, its 1-s cache and the failure throttle (REST and /mcp share one). */
   auth: AuthService;
-  /** Request rates per account, key, protocol message and preview address (decisions 5, 8). */
+  /** Request rates per account, key, protocol message and preview address (contract §9.6, §19.1, §21.10). */
   limits: Backends['limits'];
-  /** The delivery ledger and wallet (decisions 7). */
+  /** The delivery ledger and wallet (contract §16). */
   meter: Backends['meter'];
   /** Pages, counts and facets of the opportunity index (the preview reads it too). */
   index: OpportunityIndex;
@@ -81,7 +81,7 @@ export function compose(
 
 function capabilitiesOver(settings: Settings, backends: Backends): Capabilities {
   const { index, meter, limits } = backends;
-  // decisions 12: /readyz never probes more than once a second, whatever its rate.
+  // contract §19.11: /readyz never probes more than once a second, whatever its rate.
   const health = throttledProbes(backends.health);
   const auth = new AuthService(settings, backends.keys, backends.authFailures);
   const reads = new ReadService(settings, backends);

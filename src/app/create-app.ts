@@ -29,13 +29,13 @@ export function createApp(capabilities: Capabilities): Express {
   app.disable('x-powered-by');
   // Validators are set deliberately (taxonomy); authenticated reads are never cached.
   app.set('etag', false);
-  // decisions 8: the socket's address unless TRUST_PROXY names the proxies to believe.
+  // contract §19.6: the socket's address unless TRUST_PROXY names the proxies to believe.
   app.set('trust proxy', settings.env.TRUST_PROXY);
-  // 'simple' keeps parameter names literal and turns a repeated parameter into an array (decisions 2).
+  // 'simple' keeps parameter names literal and turns a repeated parameter into an array (contract §6.3).
   app.set('query parser', 'simple');
-  // decisions 8: authenticated responses are never cached, errors included (even those raised
+  // contract §5.9: authenticated responses are never cached, errors included (even those raised
   // before a route runs). The taxonomy and the OpenAPI document opt in to caching themselves.
-  // decisions 12: no response is ever sniffed into another type (errors, assets and /mcp too).
+  // contract §5.10: no response is ever sniffed into another type (errors, assets and /mcp too).
   app.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -44,9 +44,9 @@ export function createApp(capabilities: Capabilities): Express {
   app.use(requestId);
   app.use(requestLog(settings.logger));
   app.use(requestMetrics);
-  // decisions 12: the method is checked before any key is looked up or anything metered.
+  // contract §5.11: the method is checked before any key is looked up or anything metered.
   app.use(methodGuard);
-  // The lifecycle is read per request: main.ts sets it on the settings (decisions 10: draining).
+  // The lifecycle is read per request: main.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
   app.use(metricsRoutes(settings.env));
   app.use(taxonomyRoutes(settings));

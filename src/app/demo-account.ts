@@ -8,7 +8,7 @@ import { createApiKey } from '../store/api-key-repo';
 export const DEMO_KEY_FILE = path.resolve(__dirname, '../../.cache/demo-api-key');
 
 /**
- * A first `npm start` on an empty database leaves something to try (issue 3): a Free demo account
+ * A first `npm start` on an empty database leaves something to try: a Free demo account
  * whose key is written to an ignored file readable only by its owner. Only the path is printed,
  * never the key.
  */

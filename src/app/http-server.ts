@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { Env } from '../config';
 
-// The HTTP server around the app (decisions 12). Node's defaults let a client trickle its headers
+// The HTTP server around the app (contract §19.10). Node's defaults let a client trickle its headers
 // for 60 s and its request for 300 s, and check those deadlines only every 30 s: one socket could
 // hold a 1 MB /mcp body open for five minutes. Here the headers must arrive within
 // HTTP_HEADERS_TIMEOUT_MS and the whole request within HTTP_REQUEST_TIMEOUT_MS, checked often.

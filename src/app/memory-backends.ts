@@ -20,7 +20,7 @@ export interface MemoryWorld {
 }
 
 /**
- * Every capability in process memory (issue 12): no Postgres, OpenSearch or Redis. The rate
+ * Every capability in process memory: no Postgres, OpenSearch or Redis. The rate
  * limiter is RateLimits without Redis, i.e. its in-process windows. compose(settings, world.backends)
  * then serves the real express app over them (the fast suite, test/fast).
  */

@@ -31,7 +31,7 @@ export function limitSettings(account: Account): AccountLimitSettings {
 }
 
 /**
- * The account-level limits before any per-key limit (decisions 6: the stricter of key and account
+ * The account-level limits before any per-key limit (contract §15.4: the stricter of key and account
  * applies, which is the caller's job). `allowance` null: none is set (enterprise without override).
  */
 export function accountLimits(account: Account): AccountLimits {

@@ -11,8 +11,8 @@ export interface Allocation {
 
 /**
  * Splits a delivery's new opportunities between the included allowance and the wallet (contract
- * 8.2.3: included first, then 400 millicents each), or refuses the whole delivery (contract 8.2.4,
- * decisions 7): the caller has written nothing yet, so a throw leaves ledger and wallet untouched.
+ * §16.3: included first, then 400 millicents each), or refuses the whole delivery (contract §16.4):
+ * the caller has written nothing yet, so a throw leaves ledger and wallet untouched.
  */
 export function allocate(input: {
   newCount: number;
@@ -25,7 +25,7 @@ export function allocate(input: {
   const payg = input.newCount - included;
   if (payg === 0) return { included, payg, chargeMillicents: 0 };
   if (input.billingModel === 'legacy_entitlement') {
-    // decisions 6: a legacy entitlement has no prepaid credit to fall back on.
+    // contract §15.3: a legacy entitlement has no prepaid credit to fall back on.
     throw new ApiError(
       'opportunity_quota_exhausted',
       `This delivery needs ${payg} more opportunities than the entitlement has left this period.`,

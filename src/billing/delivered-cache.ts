@@ -2,8 +2,7 @@ import { RoaringSet } from '../infra/roaring';
 
 // The records delivered to an account in a period, kept between requests (contract §10.3, §11.1:
 // new_count and unseen_only read them on every call; at 200,000 deliveries reading them all takes
-// Postgres hundreds of milliseconds). Held as record numbers in a roaring bitmap (issue 25 item
-// 5): a few bytes per delivery at most, and the bitmap the search engine's filter takes is
+// Postgres hundreds of milliseconds). Held as record numbers in a roaring bitmap: a few bytes per delivery at most, and the bitmap the search engine's filter takes is
 // serialized from it directly. Exact by construction, never by expiry:
 // - a period's deliveries are only ever added (metering_deliveries is append-only; a new period
 //   is a new key), so a set read earlier is a subset of the truth;

@@ -2,12 +2,12 @@ import type { DeliveryOutcome } from './metering';
 import type { ResponseHeader, ResponseHeaderValues } from '../domain/response-headers';
 import type { UsageSnapshot } from './snapshot';
 
-// The usage headers of contract 8.3, as a plain name → value map that the HTTP adapter sets and the
+// The usage headers of contract §18, as a plain name → value map that the HTTP adapter sets and the
 // tool adapter can copy. X-RateLimit-* come from rate-limit.ts; X-Request-ID and Retry-After are
 // set where the request id and the error are handled.
 
 /**
- * Every usage header of contract 8.3 (decisions 6 and 7). After a delivery pass its outcome: its
+ * Every usage header of contract §18 (§18.3, §18.4). After a delivery pass its outcome: its
  * own usage (read in the delivery's transaction) is shown then, so the charge, the balance and the
  * counts always come from one ledger state. Without one (counts, errors after authentication) the
  * response delivered nothing: every per-response count and the charge are 0.
@@ -31,10 +31,10 @@ export function usageHeaders(
     'X-Service-PAYG-New-Opportunity-Count': String(outcome?.paygNewCount ?? 0),
     'X-Service-Period-End': usage.periodEnd.toISOString(),
   } satisfies ResponseHeaderValues;
-  // decisions 6: only plan-billed accounts name a plan.
+  // contract §18.4: only plan-billed accounts name a plan.
   if (usage.billingModel === 'plan' && usage.planId !== null)
     headers['X-Service-Plan' satisfies ResponseHeader] = usage.planId;
-  // decisions 7: direct traffic never carries the marketplace billing increment.
+  // contract §18.5: direct traffic never carries the marketplace billing increment.
   if (opts.marketplaceVerified)
     headers['X-Marketplace-Billing' satisfies ResponseHeader] = `Opportunities=${newCount}`;
   return headers;

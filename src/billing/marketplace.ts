@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// decisions 7: a marketplace-proxy request is verified when it carries
+// contract §18.5: a marketplace-proxy request is verified when it carries
 // `X-Marketplace-Proxy-Signature: t=UNIX,v1=HEX`, HEX being the HMAC-SHA256 of `t + "." + request
 // id` under MARKETPLACE_PROXY_SECRET, with t within 300 seconds of now.
 

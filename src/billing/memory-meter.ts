@@ -22,15 +22,15 @@ interface PeriodLedger {
   ids: string[];
   delivered: Set<string>;
   usage: PeriodUsage;
-  /** Included opportunities per key (a key's own allowance, decisions 6). */
+  /** Included opportunities per key (a key's own allowance, contract §15.4). */
   keyIncluded: Map<string, number>;
 }
 
 /**
- * The meter's rules in process memory (issue 12), for the fast suite: request ids spent once per
+ * The meter's rules in process memory, for the fast suite: request ids spent once per
  * account (409), ids new this period delivered once, included allowance first (account and key),
  * then the wallet at 400 millicents each, or the whole delivery refused (402) with nothing
- * recorded; legacy models as decisions 6. The same pure rules as PgMeter (allocate, cutPage,
+ * recorded; legacy models as contract §15.3. The same pure rules as PgMeter (allocate, cutPage,
  * currentPeriod, buildSnapshot); only the ledger is an object instead of tables. Single-threaded
  * JavaScript makes each call atomic, which the account lock does for Postgres.
  */
@@ -72,7 +72,7 @@ export class MemoryMeter implements Metering {
     const snapshot = () => buildSnapshot(billing, period, ledger.usage);
     if (cut.newIds.length === 0) return noDelivery(snapshot(), cut);
 
-    // Throws 402 before anything below is written (contract 8.2.4).
+    // Throws 402 before anything below is written (contract §16.4).
     const allocation = allocate({
       newCount: cut.newIds.length,
       billingModel: billing.settings.billingModel,

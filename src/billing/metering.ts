@@ -41,7 +41,7 @@ export interface DeliveryOutcome {
   usage: UsageSnapshot;
 }
 
-/** A delivery and which of the page's ids it served (decisions 11: max_new, unseen_only). */
+/** A delivery and which of the page's ids it served (contract §11.1: max_new, unseen_only). */
 export interface PageDelivery extends DeliveryOutcome {
   /** The ids served, in page order (all of them unless PageRules cut the page). */
   servedIds: string[];
@@ -67,7 +67,7 @@ export interface Metering {
     opportunityIds: readonly string[],
     rules?: PageRules,
   ): Promise<PageDelivery>;
-  /** The current period's delivered ids and remaining included allowance (decisions 11). */
+  /** The current period's delivered ids and remaining included allowance (contract §10.3, §11.1). */
   periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries>;
   /** Usage for responses that deliver nothing (counts, errors after authentication). */
   snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot>;

@@ -1,5 +1,5 @@
 // Which records of a list page are served, decided INSIDE the metering transaction, under the
-// account lock, from the ids that are new at that moment (decisions 11): so a budget holds even
+// account lock, from the ids that are new at that moment (contract §11.2): so a budget holds even
 // when pages of one account run in parallel.
 
 export interface PageRules {

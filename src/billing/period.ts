@@ -1,6 +1,6 @@
 import type { BillingModel, PeriodKind } from './plans';
 
-// Billing periods (contract 8.1, decisions 6). Every period is [start, end): end is exclusive and is
+// Billing periods (contract §15.5). Every period is [start, end): end is exclusive and is
 // what X-Service-Period-End shows. Pure: the clock is an argument.
 
 export interface Period {

@@ -1,7 +1,7 @@
 import { ApiError } from '../domain/errors';
 import { CommitUnconfirmed } from '../store/db';
 
-// decisions 7: "When the metering store cannot record a delivery: 503 metering_unavailable, nothing
+// contract §16.6: "When the metering store cannot record a delivery: 503 metering_unavailable, nothing
 // delivered." Only failures of the store itself qualify; a bad query or a broken invariant is a bug
 // and stays a 500 so that it is seen rather than retried.
 
@@ -69,7 +69,7 @@ const NOTHING_RECORDED =
   'Usage metering is temporarily unavailable; nothing was delivered or charged. Retry later with a new request id.';
 
 /**
- * decisions 12: a delivery whose COMMIT was sent but not confirmed within its deadline may have
+ * contract §16.6.2: a delivery whose COMMIT was sent but not confirmed within its deadline may have
  * been recorded and charged. The client is told so, and that asking again costs nothing twice:
  * records it already received this period are repeats.
  */

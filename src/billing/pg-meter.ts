@@ -337,12 +337,12 @@ export class PgMeter implements Metering {
     };
   }
 
-  /** Read-only, takes no lock: the 304 of a page of repeats (decisions 11). */
+  /** Read-only, takes no lock: the 304 of a page of repeats (contract §13). */
   allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean> {
     return failClosed(() => allDelivered(this.pool, accountId, periodStart, ids));
   }
 
-  /** The current period's delivered ids and remaining included allowance (decisions 11). */
+  /** The current period's delivered ids and remaining included allowance (contract §10.3, §11.1). */
   periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries> {
     return failClosed(async () => {
       const now = this.now();

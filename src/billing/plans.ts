@@ -1,4 +1,4 @@
-// Effective limits of an account and a key (contract 8.1, decisions 6). Pure: the meter, the rate
+// Effective limits of an account and a key (contract §15.1, §15.4). Pure: the meter, the rate
 // limiter and the page-size check feed them the rows they loaded themselves.
 import { MAX_PAGE_SIZE } from '../domain/filters';
 
@@ -12,7 +12,7 @@ export {
   type PlanId,
 } from '../domain/account';
 
-/** contract 8.2.3: 0.004 USD per new opportunity beyond the included allowance. */
+/** contract §16.3: 0.004 USD per new opportunity beyond the included allowance. */
 export const PRICE_PER_OPPORTUNITY_MILLICENTS = 400;
 
 /** One row of the plans table (migration 003). */
@@ -33,7 +33,7 @@ export interface AccountLimitSettings {
   pageSizeOverride: number | null;
 }
 
-/** The limit columns of an api_keys row: a key may only be stricter (decisions 6). */
+/** The limit columns of an api_keys row: a key may only be stricter (contract §15.4). */
 export interface KeyLimitSettings {
   allowance: number | null;
   rps: number | null;
@@ -51,7 +51,7 @@ export interface AllowanceDecision {
 }
 
 /**
- * The account's included allowance per period, by billing model (decisions 6):
+ * The account's included allowance per period, by billing model (contract §15.3):
  * plan and legacy_entitlement: the override, else the plan's; legacy_wallet: none, every new
  * opportunity is charged.
  */
@@ -66,24 +66,24 @@ export function accountAllowance(
     : { allowance: configured, unset: false };
 }
 
-/** The account's requests per second: the override, else the plan's (decisions 8). */
+/** The account's requests per second: the override, else the plan's (contract §19.1). */
 export function accountRps(plan: PlanLimits, account: AccountLimitSettings): number {
   return account.rpsOverride ?? plan.requestsPerSecond;
 }
 
-/** The requests per second a request is held to: the stricter of key and account (decisions 6). */
+/** The requests per second a request is held to: the stricter of key and account (contract §15.4). */
 export function effectiveRps(accountLimit: number, key: KeyLimitSettings): number {
   return key.rps === null ? accountLimit : Math.min(accountLimit, key.rps);
 }
 
-/** The largest `limit` a list request may ask for (contract 8.1, decisions 2). */
+/** The largest `limit` a list request may ask for (contract §6.6, §15.1). */
 export function effectivePageSize(plan: PlanLimits, account: AccountLimitSettings): number {
   return Math.min(MAX_PAGE_SIZE, account.pageSizeOverride ?? plan.maxPageSize);
 }
 
 /**
  * How many of a request's new opportunities the included allowance covers: both the account's and
- * the key's allowance apply (decisions 6), each net of what was already included this period.
+ * the key's allowance apply (contract §15.4), each net of what was already included this period.
  */
 export function includedAvailable(input: {
   accountAllowance: number;
@@ -96,7 +96,7 @@ export function includedAvailable(input: {
   return Math.min(account, Math.max(0, input.keyAllowance - input.keyIncludedUsed));
 }
 
-/** contract 8.3: further opportunities the prepaid balance can buy. */
+/** contract §18.3: further opportunities the prepaid balance can buy. */
 export function prepaidCredits(balanceMillicents: number): number {
   return Math.floor(Math.max(0, balanceMillicents) / PRICE_PER_OPPORTUNITY_MILLICENTS);
 }

@@ -5,23 +5,23 @@ import { Limiter, type LimitDecision } from '../infra/limiter';
 import type { BillingSubject } from './metering';
 
 export interface RateDecision {
-  /** Effective requests per window: the stricter of account and key (decisions 6). */
+  /** Effective requests per window: the stricter of account and key (contract §15.4). */
   limit: number;
   remaining: number;
-  /** Whole seconds until the window resets, at least 1 (decisions 8). */
+  /** Whole seconds until the window resets, at least 1 (contract §19.2). */
   resetSeconds: number;
 }
 
 /** What a rate check needs: who is calling and their limits (plans.accountRps, key rps). */
 export interface RateSubject extends BillingSubject {
   accountRps: number;
-  /** The key's own limit; null when the key has none (decisions 6). */
+  /** The key's own limit; null when the key has none (contract §15.4). */
   keyRps: number | null;
 }
 
 /**
  * A 429 that still carries the window it hit, so that the response can show X-RateLimit-* as well
- * as Retry-After (contract 8.3). It is an ApiError like any other.
+ * as Retry-After (contract §19.2). It is an ApiError like any other.
  */
 export class RateLimitExceeded extends ApiError {
   constructor(
@@ -31,13 +31,13 @@ export class RateLimitExceeded extends ApiError {
   ) {
     super(code, message, undefined, decision.resetSeconds);
     this.name = 'RateLimitExceeded';
-    // decisions 7: a refused call spends nothing, its request id included.
+    // contract §17.2: a refused call spends nothing, its request id included.
     this.keepsRequestId = true;
   }
 }
 
 /**
- * The rate limits the read service and the preview route ask (issue 12: the capability, not the
+ * The rate limits the read service and the preview route ask (the capability, not the
  * class). RateLimits implements it over Redis, or over process memory when it is given no Redis
  * (the fast suite's limiter, and the fallback when Redis fails).
  */
@@ -53,7 +53,7 @@ export interface RateLimiting {
 }
 
 /**
- * Request rates (contract 8.1, 8.2.5; decisions 5 and 8): per account and per key in one-second
+ * Request rates (contract §9.6, §15.1, §19.1, §19.2): per account and per key in one-second
  * windows, and per client address for the anonymous preview in one-minute windows. Every
  * authenticated request counts, whether or not it consumes allowance. Counters live in Redis when
  * configured; the Limiter falls back to process memory when Redis is absent or fails, so an outage
@@ -121,7 +121,7 @@ export class RateLimits implements RateLimiting {
   }
 
   /**
-   * MCP protocol messages (decisions 8, 9): a client's handshake must not spend its reads, but a
+   * MCP protocol messages (contract §21.10): a client's handshake must not spend its reads, but a
    * flood of them is still refused. Per account, PROTOCOL_RATE_FACTOR times its read rate (at least
    * PROTOCOL_MIN_PER_SECOND) in one-second windows; 429 rate_limit_exceeded past it.
    */
@@ -138,7 +138,7 @@ export class RateLimits implements RateLimiting {
     return toRate(d);
   }
 
-  /** Anonymous preview (decisions 5): `perMinute` requests a minute per client address. */
+  /** Anonymous preview (contract §9.6): `perMinute` requests a minute per client address. */
   async previewCheck(clientIp: string, perMinute: number): Promise<RateDecision> {
     const d = await this.preview.consume(clientIp, perMinute);
     if (!d.allowed) {
@@ -172,7 +172,7 @@ function toRate(d: LimitDecision): RateDecision {
   return { limit: d.limit, remaining: d.remaining, resetSeconds: d.resetSeconds };
 }
 
-/** contract 8.3: X-RateLimit-* on every authenticated response, 429s included. */
+/** contract §18.2: X-RateLimit-* on every authenticated response, 429s included. */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(decision.limit),

@@ -9,12 +9,12 @@ import {
 } from './plans';
 
 /**
- * An account's usage in its current period, as the usage headers (contract 8.3) and the `usage`
- * CLI show it, already shaped per billing model (decisions 6 'Usage headers by billing model'), so
+ * An account's usage in its current period, as the usage headers (contract §18.3) and the `usage`
+ * CLI show it, already shaped per billing model (contract §18.4), so
  * that both print the same numbers.
  */
 export interface UsageSnapshot {
-  /** The plan for plan-billed accounts; null for legacy models (no X-Service-Plan, decisions 6). */
+  /** The plan for plan-billed accounts; null for legacy models (no X-Service-Plan, contract §18.4). */
   planId: PlanId | null;
   billingModel: BillingModel;
   periodStart: Date;
@@ -22,15 +22,15 @@ export interface UsageSnapshot {
   periodEnd: Date;
   /** Included opportunities per period (legacy_wallet: 0). */
   allowance: number;
-  /** Unique opportunities delivered this period, included and prepaid (decisions 7). */
+  /** Unique opportunities delivered this period, included and prepaid (contract §18.3). */
   used: number;
   includedUsed: number;
   paygUsed: number;
-  /** Included allowance left, never negative (decisions 7). */
+  /** Included allowance left, never negative (contract §18.3). */
   remaining: number;
-  /** legacy_entitlement: 0 (decisions 6). */
+  /** legacy_entitlement: 0 (contract §18.4). */
   balanceMillicents: number;
-  /** floor(balance / 400) (decisions 7). */
+  /** floor(balance / 400) (contract §18.3). */
   prepaidCredits: number;
   /** Enterprise without an allowance anywhere: nothing is included (see plans.accountAllowance). */
   allowanceUnset: boolean;

@@ -2,7 +2,7 @@ import type { UsageSnapshot } from './snapshot';
 
 /**
  * The last usage snapshot this process saw per account, for responses that must carry the usage
- * headers of contract 8.3 but should not cost the database anything: 429s (decisions 7: "a flood
+ * headers of contract §18 but should not cost the database anything: 429s (contract §17.2.2: "a flood
  * of refused calls costs the database nothing") and MCP protocol messages (initialize, tools/list).
  * Every delivery and every fresh snapshot (counts, errors of admitted calls) refreshes it.
  * - `latest`: for refusals. Any snapshot of the current period will do: a refused account is one

@@ -1,7 +1,7 @@
 import type { Progress } from '../infra/progress';
 import type { RealCapabilities } from '../app/compose';
 
-/** One admin command (decisions 10). `run` returns the JSON object printed with --json. */
+/** One admin command (contract §22.9). `run` returns the JSON object printed with --json. */
 export interface Command {
   name: string;
   /** One line: the synopsis and what it does. */
@@ -24,7 +24,7 @@ export interface ComposeOptions {
 
 /** What the CLI hands a command besides its arguments. */
 export interface CommandIo {
-  /** Progress lines on stderr (issue 14 item 8); a no-op for quick commands that never call it. */
+  /** Progress lines on stderr; a no-op for quick commands that never call it. */
   progress: Progress;
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from './command';
 
-// `npm run cli -- --help` and `npm run cli -- COMMAND --help` (issue 14 item 8): printed on stdout,
+// `npm run cli -- --help` and `npm run cli -- COMMAND --help`: printed on stdout,
 // exit status 0, nothing connected.
 
 const COMMON = `Common options:

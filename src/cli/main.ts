@@ -6,7 +6,7 @@ import { commands } from './commands';
 import { commandHelp, overview } from './help';
 import { ProgressReporter } from './progress-reporter';
 
-// `npm run cli -- COMMAND [args] [--json]` (decisions 10). With --json, exactly one JSON object is
+// `npm run cli -- COMMAND [args] [--json]` (contract §22.9). With --json, exactly one JSON object is
 // printed on stdout; logs and progress lines go to stderr.
 
 const HELP_FLAGS = new Set(['--help', '-h', 'help']);
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const parsed = parseArgs(args);
   const json = parsed.flags.delete('json');
-  // Lines every 2 s on a terminal or with --json; every 10 s into a file or pipe (issue 14 item 8).
+  // Lines every 2 s on a terminal or with --json; every 10 s into a file or pipe.
   const progress = new ProgressReporter({
     command: command.name,
     json,

@@ -1,6 +1,6 @@
 import type { Progress } from '../infra/progress';
 
-// Issue 14 item 8: seed, sync, reindex and import report progress on stderr at least every two
+// Seed, sync, reindex and import report progress on stderr at least every two
 // seconds (records done, rate, ETA): human lines on a terminal, JSON lines with --json. stdout is
 // left alone: it carries exactly one JSON object at the end.
 

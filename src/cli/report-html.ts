@@ -1,4 +1,4 @@
-// The dashboard report of issue 24: one self-contained HTML page (no script, no external
+// The dashboard report of `cli report`: one self-contained HTML page (no script, no external
 // resource, a Content-Security-Policy that forbids loading any) drawn from one count envelope with
 // a weekly histogram and rate statistics. Every value that came from the API, the filters or the
 // command line is escaped: records are untrusted text, and so is anything echoed from a query.

@@ -4,7 +4,7 @@ import type { SearchConnection } from '../search/client';
 import { searchNodes } from '../search/nodes';
 import { sslModeProblem } from '../store/pg-tls';
 
-// issue 27: the settings that reach managed, secured services (docs/operations.md, "Managed
+// The settings that reach managed, secured services (docs/operations.md, "Managed
 // services"), kept in one place: their schema, the combinations that cannot work (each reported
 // at start-up with the others, naming the variable) and what the search client is built from.
 

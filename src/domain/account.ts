@@ -1,4 +1,4 @@
-// The account model (contract 8.1, decisions 6): ONE shape for the key lookup, the meter, the CLI
+// The account model (contract §15): ONE shape for the key lookup, the meter, the CLI
 // and the usage envelope. The store maps its rows to it (store/account-repo.ts); the limit rules
 // over it live in billing/account-limits.ts.
 
@@ -28,7 +28,7 @@ export interface Account {
   status: AccountStatus;
   /** Integer millicents (bigint column); safe as a JS number up to 2^53. */
   balance_millicents: number;
-  /** For legacy_entitlement this is the fixed allowance (decisions 6). */
+  /** For legacy_entitlement this is the fixed allowance (contract §15.3). */
   allowance_override: number | null;
   rps_override: number | null;
   page_size_override: number | null;

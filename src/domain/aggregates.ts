@@ -1,6 +1,6 @@
 import { invalidFilter } from './errors';
 
-// Dashboards (decisions 13): the histogram and rate-statistics options of a count, and the pure
+// Dashboards (contract §10.4, §10.5): the histogram and rate-statistics options of a count, and the pure
 // rules both indexes share: UTC calendar buckets (weeks start on Monday), the gap filling between
 // the first and last non-empty bucket, the 400-bucket bound, the exact percentile, the order of
 // the statistics entries and the MIN_AGGREGATE_COUNT suppression.
@@ -12,7 +12,7 @@ export type HistogramInterval = (typeof HISTOGRAM_INTERVALS)[number];
 export const STATS_NAMES = ['rate'] as const;
 export type StatsName = (typeof STATS_NAMES)[number];
 
-/** decisions 13: more buckets than this → 400 invalid_filter. */
+/** contract §10.4: more buckets than this → 400 invalid_filter. */
 export const MAX_HISTOGRAM_BUCKETS = 400;
 
 export interface HistogramRequest {
@@ -81,7 +81,7 @@ export function bucketSpan(first: number, last: number, interval: HistogramInter
   return Math.round((to - from) / (interval === 'day' ? DAY_MS : 7 * DAY_MS)) + 1;
 }
 
-/** decisions 13: 400 invalid_filter; `buckets` when known. */
+/** contract §10.4: 400 invalid_filter; `buckets` when known. */
 export function tooManyBuckets(buckets?: number) {
   const amount = buckets === undefined ? `more than ${MAX_HISTOGRAM_BUCKETS}` : String(buckets);
   return invalidFilter(
@@ -92,7 +92,7 @@ export function tooManyBuckets(buckets?: number) {
 }
 
 /**
- * decisions 13: the histogram from its non-empty buckets (any order, starts already at bucket
+ * contract §10.4: the histogram from its non-empty buckets (any order, starts already at bucket
  * boundaries): ascending, every empty bucket between the first and the last included; more than
  * MAX_HISTOGRAM_BUCKETS → 400 invalid_filter. Checked before anything is built.
  */
@@ -114,7 +114,7 @@ export function fillHistogram(
   return out;
 }
 
-/** A record's rate value (decisions 13): the midpoint of min and max, or the one bound given. */
+/** A record's rate value (contract §10.5): the midpoint of min and max, or the one bound given. */
 export function rateMidpoint(min: number | null, max: number | null): number | null {
   if (min === null && max === null) return null;
   return ((min ?? max ?? 0) + (max ?? min ?? 0)) / 2;
@@ -170,14 +170,14 @@ function percentileOf({ sorted, n }: SortedDistribution, p: number): number | nu
   return low + (h - lo) * (high - low);
 }
 
-/** decisions 13: count descending, then unit, then currency (code-unit order). */
+/** contract §10.5: count descending, then unit, then currency (code-unit order). */
 export function compareRateStats(a: RateStatsEntry, b: RateStatsEntry): number {
   if (a.count !== b.count) return b.count - a.count;
   if (a.unit !== b.unit) return a.unit < b.unit ? -1 : 1;
   return a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0;
 }
 
-/** decisions 13: an entry drawn from fewer than `minCount` records keeps its count, not its statistics. */
+/** contract §10.6: an entry drawn from fewer than `minCount` records keeps its count, not its statistics. */
 export function suppressSmall(entry: RateStatsEntry, minCount: number): RateStatsEntry {
   if (entry.count >= minCount) return entry;
   return { ...entry, min: null, max: null, p25: null, median: null, p75: null };

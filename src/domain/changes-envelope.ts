@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { catalogParamSchema, cursorParam, dateParam } from './filters';
 import { Opportunity, SparseOpportunity } from './record';
 
-// The change feed's envelope (decisions 11 "Change feed"): a list envelope whose items are
+// The change feed's envelope (contract §12): a list envelope whose items are
 // records at their latest state or tombstones of removed records, and whose cursor never ends.
 
 export const Tombstone = z

@@ -1,7 +1,7 @@
 // What new_count and unseen_only leave out (contract §10.3, §11.1): the records delivered to the
 // account in the current period. The metering side reads them; the index leaves them out, by
-// record number in one roaring bitmap when its mapping has the numbers (mapping 5, issue 25 item
-// 5), else by id (an index built by older code, until its rebuild; the in-memory index).
+// record number in one roaring bitmap when its mapping has the numbers (mapping 5), else by id
+// (an index built by older code, until its rebuild; the in-memory index).
 
 export interface DeliveredRecords {
   /** How many deliveries (0: nothing to leave out). */

@@ -3,7 +3,7 @@ import { ERROR_STATUS } from './errors';
 import { Opportunity, PreviewOpportunity, SparseOpportunity } from './record';
 import { TAXONOMY_LEVELS } from './taxonomy';
 
-// The response envelopes of decisions 4 as zod schemas: they type the service layer and generate
+// The response envelopes of contract §4 as zod schemas: they type the service layer and generate
 // the OpenAPI document and the MCP tools' output schemas, so all three describe one shape.
 
 export const AppliedFilters = z
@@ -12,7 +12,7 @@ export const AppliedFilters = z
     'The normalized filters that were applied: lists as arrays, dates as UTC ISO strings, numbers as numbers.',
   );
 
-/** A record as served: whole, or sparse when the request named `fields` (decisions 13). */
+/** A record as served: whole, or sparse when the request named `fields` (contract §7.6). */
 export const ServedOpportunity = z.union([Opportunity, SparseOpportunity]);
 
 export const ListEnvelope = z.object({
@@ -50,7 +50,7 @@ export const FacetBucket = InnerBucket.extend({
   other_count: OtherCount.optional(),
 });
 
-// decisions 13: histograms and rate statistics (named components of the OpenAPI document).
+// contract §10.4, §10.5: histograms and rate statistics (named components of the OpenAPI document).
 export const HistogramBucket = z
   .object({
     start: z

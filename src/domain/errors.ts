@@ -1,4 +1,4 @@
-// The closed list of error codes (contract 7, decisions 8) and the one error type that carries them.
+// The closed list of error codes (contract §20.1) and the one error type that carries them.
 // Every failure a client can see is an ApiError; the HTTP and MCP adapters turn it into the envelope.
 
 export const ERROR_STATUS = {
@@ -31,7 +31,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** Short machine-readable reasons for 400/422 (decisions 4). */
+/** Short machine-readable reasons for 400/422 (contract §4.7). */
 export type ErrorReason =
   | 'unknown_parameter'
   | 'repeated'
@@ -49,12 +49,12 @@ export interface ErrorDetails {
 
 export class ApiError extends Error {
   readonly status: number;
-  /** Response headers that belong with this error (rate limit and usage, contract 7 and 8.3). */
+  /** Response headers that belong with this error (rate limit and usage, contract §18). */
   headers: Record<string, string> = {};
   /** The account this error is about, when one is known (a 403 names it): its usage headers go out. */
   accountId?: string;
   /**
-   * decisions 7 and 12: a refusal (429) or a failure of ours that says nothing about the request (a
+   * contract §17.2, §20.5.2: a refusal (429) or a failure of ours that says nothing about the request (a
    * search-engine 400 the caller's input did not cause) leaves its request id unspent, so the same
    * id may be retried.
    */
@@ -94,7 +94,7 @@ export const badOpportunityId = () =>
   validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
 
 /**
- * decisions 3: every cursor problem (empty, not ours, tampered, another query's or account's, a
+ * contract §8.4: every cursor problem (empty, not ours, tampered, another query's or account's, a
  * retired key, another feed position) is this one 400, so a client learns nothing about which
  * check failed, only what to do.
  */

@@ -1,4 +1,4 @@
-// Count facets (decisions 11): the dimensions a count can be grouped by, with their bounds.
+// Count facets (contract §10.2): the dimensions a count can be grouped by, with their bounds.
 
 export const FACET_DIMENSIONS = [
   'job_domain',
@@ -24,7 +24,7 @@ export const DEFAULT_GROUP_LIMIT = 10;
 export const MAX_GROUP_LIMIT = 100;
 export const MAX_NEW_LIMIT = 100;
 
-/** A bucket's value has the filter's type: remote buckets are booleans (decisions 11). */
+/** A bucket's value has the filter's type: remote buckets are booleans (contract §10.2). */
 export type FacetValue = string | boolean;
 
 export interface FacetBucket {

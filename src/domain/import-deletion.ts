@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// An `import` line that removes a record (decisions 10 `import`, 11 "Change feed"): the shape of a
+// An `import` line that removes a record (contract §22.10, §12): the shape of a
 // change-feed tombstone, so a mirror's feed can be replayed line by line. changed_at is accepted
 // for that reason and ignored: the tombstone this store writes is timed by the import itself.
 

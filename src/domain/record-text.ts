@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Opportunity } from './record';
 
-// A record's JSON text and digest, made once per record object (issue 13) or once when the record
-// was indexed (issue 25), and kept beside the object in a WeakMap: they go when the object goes.
+// A record's JSON text and digest, made once per record object or once when the record
+// was indexed, and kept beside the object in a WeakMap: they go when the object goes.
 // list-json.ts builds list bodies and entity tags from them. The texts are data, never
 // interpreted.
 

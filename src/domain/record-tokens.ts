@@ -1,4 +1,4 @@
-// What records cost an agent's context (decisions 14, issue 23), as documented in /llms.txt, the
+// What records cost an agent's context (contract §21.11), as documented in /llms.txt, the
 // tool descriptions and docs/agents.md. Measured by scripts/record-tokens.ts on the seed data
 // (`seed --count 1000 --seed 1`) as UTF-8 bytes / 4; test/unit/record-tokens.test.ts holds these
 // figures to that measurement, so a change of the record shape that moves them fails a test.

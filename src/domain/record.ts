@@ -16,11 +16,11 @@ import {
   WorkStructure,
 } from './vocab';
 
-// The public opportunity record: contract 2.1 plus `evidence` (decisions 1). This one schema
+// The public opportunity record: contract §2.1 plus `evidence` (§2.5). This one schema
 // validates imports, types the code and describes responses in the OpenAPI document.
 
 const dateTime = z.iso.datetime({ offset: true });
-// decisions 10: absolute http(s) URLs only; `javascript:`, `data:`, `ftp:`... are refused on import
+// contract §2.7.1: absolute http(s) URLs only; `javascript:`, `data:`, `ftp:`... are refused on import
 // (a client may render these as links). The pattern repeats the rule for the JSON Schema readers.
 const url = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
@@ -78,7 +78,7 @@ export const Duration = z.strictObject({
 
 export const Evidence = z.strictObject({
   field: text(64).min(1),
-  // decisions 12: every text field has a bound, this one included.
+  // contract §2.7.2: every text field has a bound, this one included.
   value: z.union([text(500), z.number(), z.boolean(), z.null()]),
   strength: EvidenceStrength,
   excerpt: text(500),
@@ -144,7 +144,7 @@ export type Opportunity = z.infer<typeof Opportunity>;
 export const OPPORTUNITY_FIELDS = Object.keys(OpportunityShape.shape) as (keyof Opportunity)[];
 
 /**
- * A record as returned with `fields` (decisions 13): its id and the named fields, nothing else.
+ * A record as returned with `fields` (contract §7.6): its id and the named fields, nothing else.
  * Declared loosely (id, then any of Opportunity's fields) rather than as a second copy of the
  * record's schema: every tool listing and the OpenAPI document would otherwise carry ~7 KB more,
  * which is what an agent's context pays for on every connection.
@@ -157,7 +157,7 @@ export const SparseOpportunity = z
 export type SparseOpportunity = { id: string } & Partial<Opportunity>;
 
 /**
- * decisions 5 and 12: the anonymous preview shows where a record came from, not its source details
+ * contract §9.5: the anonymous preview shows where a record came from, not its source details
  * nor any URL to reach it.
  */
 export const PreviewOpportunity = OpportunityShape.extend({
@@ -169,7 +169,7 @@ export type PreviewOpportunity = z.infer<typeof PreviewOpportunity>;
 export type Rate = z.infer<typeof Rate>;
 export type Location = z.infer<typeof Location>;
 
-/** Freshness, the list order's key (decisions 3): published_at, else first_seen. */
+/** Freshness, the list order's key (contract §8.1): published_at, else first_seen. */
 export function freshnessOf(r: Pick<Opportunity, 'published_at' | 'first_seen'>): string {
   return r.published_at ?? r.first_seen;
 }

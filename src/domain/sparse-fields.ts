@@ -1,6 +1,6 @@
 import { OPPORTUNITY_FIELDS, type Opportunity, type SparseOpportunity } from './record';
 
-// Sparse records (decisions 13 `fields`): every record of a response has exactly id plus the named
+// Sparse records (contract §7.6 `fields`): every record of a response has exactly id plus the named
 // top-level fields, in the record's own field order. One function for list, detail, the change
 // feed and both MCP record tools, applied where the service builds the envelope, after the page
 // is chosen and metered the same as without fields. Without fields (the default) records pass

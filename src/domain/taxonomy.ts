@@ -1,4 +1,4 @@
-// In-memory view of one version of the occupational taxonomy (contract 2.4, decisions 4).
+// In-memory view of one version of the occupational taxonomy (contract §3, §4.4).
 // Loaded once from Postgres; used to validate taxonomy filters and to compute a record's ancestors.
 
 export const TAXONOMY_LEVELS = ['root', 'domain', 'family', 'subfamily', 'class'] as const;

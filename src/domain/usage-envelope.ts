@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { BILLING_MODELS, PLAN_IDS } from './account';
 
-// decisions 11: GET /v1/usage and the MCP tool get_usage return what the usage headers of
-// contract 8.3 say, in one body. Every figure equals the matching header of the same response;
+// contract §5.7: GET /v1/usage and the MCP tool get_usage return what the usage headers of
+// contract §18.3 say, in one body. Every figure equals the matching header of the same response;
 // a figure whose header is absent is null.
 
 const count = z.number().int().min(0);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Closed vocabularies of the public record: contract 2.3 and decisions 1.
+// Closed vocabularies of the public record: contract §2.3.
 // `unknown` is always a member and the default: it means "no supported value".
 
 export const ENGAGEMENT_MODELS = ['w2_contract', '1099', 'c2c'] as const;

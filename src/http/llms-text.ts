@@ -1,4 +1,4 @@
-// decisions 11: GET /llms.txt, a plain-text guide for agents. Keep it accurate: when you add an
+// contract §5.8.3: GET /llms.txt, a plain-text guide for agents. Keep it accurate: when you add an
 // endpoint, a parameter family, a cost rule or an MCP tool, say so here (a test checks that every
 // documented /v1 path and every MCP tool is named).
 

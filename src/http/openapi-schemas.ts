@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Named components for the OpenAPI document (decisions 11): every zod schema given here becomes
+// Named components for the OpenAPI document (contract §5.8.1): every zod schema given here becomes
 // `components.schemas.<name>`, and wherever one of them appears inside another (the record inside
 // the list, detail and preview envelopes) it is emitted as a `$ref`, so generators produce one
 // `Opportunity` type rather than anonymous copies. zod 4 converts a registry in one pass, using

@@ -68,7 +68,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
       },
       headers: HEADER_COMPONENTS,
-      // decisions 11: named components, referenced by $ref wherever they are reused.
+      // contract §5.8.1: named components, referenced by $ref wherever they are reused.
       schemas: componentSchemas({
         Opportunity,
         SparseOpportunity,

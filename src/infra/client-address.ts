@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-// Client addresses (decisions 8): which proxies to believe, and how addresses are grouped for the
+// Client addresses (contract §19.6): which proxies to believe, and how addresses are grouped for the
 // per-address limits (the authentication-failure throttle and the preview limit).
 
 const NAMED = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -39,7 +39,7 @@ function validEntry(entry: string): boolean {
 
 /**
  * The key a per-address limit counts under: an IPv4 address as is (also when IPv4-mapped), an
- * IPv6 address by its /64, since one subscriber usually holds a whole /64 (decisions 8).
+ * IPv6 address by its /64, since one subscriber usually holds a whole /64 (contract §19.6).
  */
 export function addressGroup(ip: string | undefined): string {
   if (!ip) return 'unknown';

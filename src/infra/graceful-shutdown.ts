@@ -20,7 +20,7 @@ const MIN_LISTEN_MS = 1000;
 const RELEASE_TIMEOUT_MS = 5000;
 
 /**
- * SIGTERM / SIGINT (decisions 10): /readyz answers 503 at once; requests in flight finish, up to
+ * SIGTERM / SIGINT (contract §22.6): /readyz answers 503 at once; requests in flight finish, up to
  * the grace; then every connection is closed and the process exits 0. A second signal does no harm.
  * Returns the handler (tests call it directly).
  */

@@ -1,4 +1,4 @@
-// Text helpers for request input (decisions 12): each runs in time linear in its input, whatever
+// Text helpers for request input (contract §19.9): each runs in time linear in its input, whatever
 // the input, so no header or parameter can hold the event loop. A backtracking regex such as
 // `/\/+$/` is quadratic on a long run of `/` that is not at the end: never use one on input.
 
@@ -9,7 +9,7 @@ export function trimTrailing(text: string, char: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-/** An origin as compared (decisions 9): trimmed, without trailing slashes, lower case. */
+/** An origin as compared (contract §21.3): trimmed, without trailing slashes, lower case. */
 export function normalizeOrigin(origin: string): string {
   return trimTrailing(origin.trim(), '/').toLowerCase();
 }

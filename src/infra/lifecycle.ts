@@ -1,5 +1,5 @@
 /**
- * The process's place in its life (decisions 10): once draining, /readyz answers 503 so a load
+ * The process's place in its life (contract §22.6): once draining, /readyz answers 503 so a load
  * balancer stops sending traffic while in-flight requests finish.
  */
 export class Lifecycle {

@@ -16,14 +16,14 @@ export interface LimitDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Whole seconds until the window resets, at least 1 (decisions 8). */
+  /** Whole seconds until the window resets, at least 1 (contract §19.2). */
   resetSeconds: number;
 }
 
 /**
  * Fixed-window counters on Redis when it is configured, with an in-process limiter as insurance:
- * when Redis fails or hangs at run time the service keeps serving and counting (decisions 8,
- * issue 7).
+ * when Redis fails or hangs at run time the service keeps serving and counting
+ * (contract §20.3).
  * Limits differ per key (plans, overrides), so there is one underlying limiter per limit value.
  */
 export class Limiter {

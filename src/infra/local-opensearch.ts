@@ -6,12 +6,12 @@ const run = promisify(execFile);
 const SCRIPT = path.resolve(__dirname, '../../scripts/opensearch-local.sh');
 
 /**
- * The checkout's local OpenSearch (decisions 10): started by the first caller that needs it,
+ * The checkout's local OpenSearch (contract §22.3): started by the first caller that needs it,
  * reused by the others, restarted when it has crashed. Returns its URL.
  *
  * The script waits up to `startTimeoutSeconds` for health, possibly twice (an adopted instance that
  * never becomes healthy is replaced), after a download on a first run: this bound is longer than
- * all of that, so the script always gives up (and stops what it started) first (issue 11).
+ * all of that, so the script always gives up (and stops what it started) first.
  */
 export async function ensureLocalOpenSearch(startTimeoutSeconds = 300): Promise<string> {
   const { stdout } = await run('bash', [SCRIPT, 'start'], {

@@ -41,7 +41,7 @@ export function createLogger(
 }
 
 /**
- * stderr, one write for all the lines of an event-loop turn (issue 13: logging cost). Under load
+ * stderr, one write for all the lines of an event-loop turn (logging cost). Under load
  * many requests finish in one turn; a write(2) for each line cost more CPU than the rest of the
  * request's logging. Lines keep their order; what is pending when the process exits (a crash, the
  * end of a graceful shutdown) is written by the exit handler, so only a hard kill can lose the

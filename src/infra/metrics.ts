@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ApiError } from '../domain/errors';
 
-// Operator metrics (issue 15), exposed by GET /metrics in the Prometheus text format. One registry
+// Operator metrics, exposed by GET /metrics in the Prometheus text format. One registry
 // per process, like the process itself: every app, limiter and meter in it reports here. Labels
 // are closed sets (route patterns, never raw paths; codes, never messages) so that series stay few.
 
@@ -71,7 +71,7 @@ const limiterFallbackDecisions = new Counter({
   registers: [registry],
 });
 
-/** Where an ApiError came from, when an upstream failed (decisions 8). */
+/** Where an ApiError came from, when an upstream failed (contract §20.3). */
 const UPSTREAM_OF: Partial<Record<ApiError['code'], Upstream>> = {
   search_unavailable: 'opensearch',
   metering_unavailable: 'postgres',

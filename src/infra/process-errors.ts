@@ -1,7 +1,7 @@
 import type { Logger } from './logger';
 
 /**
- * decisions 10: a stray rejection is a bug to see in the logs, not silence, and not a reason to
+ * contract §22: a stray rejection is a bug to see in the logs, not silence, and not a reason to
  * drop every request in flight. Returns the listener (to remove it in tests).
  */
 export function logUnhandledRejections(logger: Logger) {

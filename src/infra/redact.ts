@@ -1,4 +1,4 @@
-// Secrets never reach the logs (preamble standards; contract 5.5): whatever a caller passes to the
+// Secrets never reach the logs (preamble standards; contract §14.2.5): whatever a caller passes to the
 // logger is scrubbed here, by field name and by value, so a key pasted into any field (an error
 // message, a path, a header dump) is replaced before the line is written.
 
@@ -6,7 +6,7 @@
 const SECRET_FIELD =
   /^(x-api-key|authorization|proxy-authorization|cookie|set-cookie|api[_-]?key|key|secret|password|passwd|token|access[_-]?token|x-marketplace-proxy-signature|database_url|redis_url|opensearch_url|opensearch_password|aws_secret_access_key|aws_session_token|cursor_signing_keys|marketplace_proxy_secret)$/i;
 
-/** API keys (decisions 6: `oppk_` + base62), bearer credentials and passwords inside URLs. */
+/** API keys (contract §14.2: `oppk_` + base62), bearer credentials and passwords inside URLs. */
 const SECRET_VALUE: [RegExp, string][] = [
   [/oppk_[A-Za-z0-9]+/g, 'oppk_[redacted]'],
   [/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]'],
@@ -37,7 +37,7 @@ export function redact(value: unknown, depth = 0): unknown {
 
 /**
  * A URL (or a comma-separated list of them, as OPENSEARCH_URL) as start-up lines print it: without
- * user or password at all (issue 27), and anything unparsable cut to its scheme.
+ * user or password at all, and anything unparsable cut to its scheme.
  */
 export function withoutCredentials(urls: string): string {
   return urls

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { refusalReason, type RefusalReason } from './upstream-refusal';
 
-// The one Redis connection of a process (rate limits). issue 27: `rediss://` is TLS with the
+// The one Redis connection of a process (rate limits). `rediss://` is TLS with the
 // platform's CAs, or REDIS_CA_FILE's; an ACL user and password come from the URL
 // (`rediss://user:password@host:6380`), which ioredis reads itself.
 
 export interface RedisSettings {
-  /** REDIS_TIMEOUT_MS: every command's deadline (decisions 8). */
+  /** REDIS_TIMEOUT_MS: every command's deadline (contract §20.3). */
   timeoutMs: number;
   /** REDIS_CA_FILE: the CA that issued the server's certificate (config.ts: rediss:// only). */
   caFile?: string;
@@ -15,7 +15,7 @@ export interface RedisSettings {
 
 export function createRedisClient(url: string, settings: RedisSettings): Redis {
   return new Redis(url, {
-    // decisions 8: a Redis that stops answering fails the command after REDIS_TIMEOUT_MS, and
+    // contract §20.3: a Redis that stops answering fails the command after REDIS_TIMEOUT_MS, and
     // the limiters' in-process fallback takes over (it only covers errors, not waits).
     commandTimeout: settings.timeoutMs,
     connectTimeout: Math.max(settings.timeoutMs, 1000),
@@ -39,7 +39,7 @@ const MISCONFIGURED: ReadonlySet<RefusalReason> = new Set([
  * Resolves once `redis` is ready or `ms` have passed: a Redis that is down never stops start-up
  * (the limiters fall back to process memory). A Redis that refuses the connection for a reason
  * that will not go away (certificate, password) does: resolves with that error, for start-up to
- * report (issue 27 item 3).
+ * report.
  */
 export function readyWithin(redis: Redis, ms: number): Promise<Error | undefined> {
   if (redis.status === 'ready') return Promise.resolve(undefined);

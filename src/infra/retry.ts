@@ -1,5 +1,5 @@
 /**
- * Retries `fn` until it succeeds or `deadlineMs` has passed (issue 11: the first index creation on
+ * Retries `fn` until it succeeds or `deadlineMs` has passed (the first index creation on
  * a just-started, cold OpenSearch on busy cores can exceed the per-request timeout; creating the
  * index again is safe). The last error is thrown once the deadline is over.
  */

@@ -1,6 +1,5 @@
 // A set of 31-bit integers kept as a roaring bitmap, serialized in the portable format that
-// OpenSearch's bitmap terms filter reads (`terms` with `value_type: bitmap`, base64; issue 25 item
-// 5). Only what that needs: add, has, size and the serialization, so no package (the maintained
+// OpenSearch's bitmap terms filter reads (`terms` with `value_type: bitmap`, base64). Only what that needs: add, has, size and the serialization, so no package (the maintained
 // one, roaring-wasm, wants an async start and memory freed by hand; the native one downloads a
 // binary at install). Format (RoaringFormatSpec, without run containers):
 //   cookie 12346 (u32) · container count (u32) · per container: key (u16), cardinality - 1 (u16) ·

@@ -1,6 +1,6 @@
 /**
  * A per-process token bucket: `perSecond` tokens a second, at most `burst` saved up. Used where a
- * cost must stay bounded per process whatever the rate of requests (decisions 12).
+ * cost must stay bounded per process whatever the rate of requests (contract §14.5, §19.9).
  */
 export class TokenBucket {
   private tokens: number;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { redactString } from './redact';
 
-// issue 27 item 3: when an upstream refuses the process at start-up, the operator reads one line
+// When an upstream refuses the process at start-up, the operator reads one line
 // that names the upstream, the kind of refusal and what to check, never a stack trace. Errors
 // reach us in three shapes: Node's TLS and socket errors (a `code`), the OpenSearch client's
 // (which keeps only the message of the socket error, and the HTTP status of a response), and the

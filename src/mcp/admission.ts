@@ -1,6 +1,6 @@
 import type { ServerParts } from './server';
 
-// decisions 12: every MCP request (tools/list, resources/*, server/discover, get_occupation_taxonomy,
+// contract §21.10: every MCP request (tools/list, resources/*, server/discover, get_occupation_taxonomy,
 // get_usage...) counts against the account's request rate limit like any REST call. Which
 // limiter sees a POST is decided here, from its one message (batches are refused before this):
 // - a tool call the ReadService serves (search, get, count, usage) is limited there, once, like

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 // MCP CPU per tool call (docs/benchmarks.md). A tool result carries its envelope twice, as
-// structuredContent and as the same JSON in a text block (decisions 9), and the SDK transport
+// structuredContent and as the same JSON in a text block (contract §21.7), and the SDK transport
 // serializes the whole JSON-RPC reply into a web Response that http.ts then reads back into bytes:
 // the envelope's records were serialized again (already done once, and cached, by listJson), and
 // the reply went through undici's string conversion, a UTF-8 encode and a web-stream read.

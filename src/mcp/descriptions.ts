@@ -1,4 +1,4 @@
-// Text written for an agent (decisions 9, issue 8): what each tool returns, what costs allowance,
+// Text written for an agent (contract §21.8): what each tool returns, what costs allowance,
 // and that everything a result carries from the sources is data. The filter descriptions
 // themselves come from the parameter catalog through toolArgsSchema, so REST and MCP say the same.
 
@@ -37,7 +37,7 @@ const AGENT_FIELD_LIST = AGENT_FIELDS.filter((f) => f !== 'id')
   .map((f) => `"${f}"`)
   .join(', ');
 
-/** decisions 13 and 14: ask for the fields you need; a page stays within the result budget. */
+/** contract §7.6, §21.11: ask for the fields you need; a page stays within the result budget. */
 const SMALL_RESULTS =
   `Keep results small: pass fields with only the top-level fields you need, e.g. fields: ` +
   `[${AGENT_FIELD_LIST}] (id always comes). A record is then about ${record.agentFields} tokens ` +

@@ -26,10 +26,10 @@ import {
 } from './transport-refusals';
 import { countedMessage } from './admission';
 
-// The tool-protocol endpoint (contract 4.6, decisions 9, 14): stateless Streamable HTTP with JSON
+// The tool-protocol endpoint (contract §21): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
 //
-// Protocol revisions (decisions 14): a 2025-era message (2025-06-18, 2025-11-25: initialize, then
+// Protocol revisions (contract §21.4): a 2025-era message (2025-06-18, 2025-11-25: initialize, then
 // requests without the per-request envelope) goes to a per-request SDK transport, as before; a
 // 2026-07-28 message (the `_meta` envelope, `server/discover`, no initialize) goes to the SDK's
 // modern handler. isLegacyRequest is the SDK's own routing predicate, and both legs are served
@@ -37,7 +37,7 @@ import { countedMessage } from './admission';
 
 const BODY_LIMIT = '1mb';
 
-/** No OAuth flow (contract 4.6), so no resource_metadata: only the scheme and, if bad, why. */
+/** No OAuth flow (contract §21.2), so no resource_metadata: only the scheme and, if bad, why. */
 const CHALLENGE: Partial<Record<ApiError['code'], string>> = {
   missing_api_key: 'Bearer realm="mcp"',
   invalid_api_key: 'Bearer realm="mcp", error="invalid_token"',
@@ -80,7 +80,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
   router.use(checkOrigin(deps.env));
 
   /**
-   * Authentication before the protocol (decisions 9): a missing, unknown or revoked key is HTTP
+   * Authentication before the protocol (contract §21.2): a missing, unknown or revoked key is HTTP
    * 401 with the error envelope, written by the app's error handler like every REST error; the
    * same Authenticator as REST, so one key cache and one failure throttle.
    */
@@ -100,7 +100,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
 
   /**
    * Parsed here, after authentication, so an anonymous caller's body is never read. Every refusal
-   * goes to the app's error handler: a documented status and the envelope (decisions 8).
+   * goes to the app's error handler: a documented status and the envelope (contract §20.4).
    */
   const body = (req: Request, res: Response, next: NextFunction): void => {
     if (!isJsonContentType(req.get('content-type'))) return next(unsupportedContentType());
@@ -111,7 +111,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       if (err !== undefined) return next(err);
       // An empty body leaves nothing parsed: no JSON-RPC message.
       if (req.body === undefined) return next(notJsonRpc());
-      // decisions 12: revisions since 2025-06-18 have no JSON-RPC batches; refusing them keeps one
+      // contract §21.10: revisions since 2025-06-18 have no JSON-RPC batches; refusing them keeps one
       // message per POST, so each is admitted against the rate limit like a separate call.
       if (Array.isArray(req.body)) return next(refuseBatch());
       next();
@@ -122,7 +122,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     const context = authenticated.get(req);
     if (!context) throw new Error('mcp: request reached the handler unauthenticated');
     const caller = callerOf(req, context, deps.env);
-    // decisions 12: every request counts against the account's read rate limit like any call,
+    // contract §21.10: every request counts against the account's read rate limit like any call,
     // before any Postgres work; a handshake (initialize) and notifications pass the looser
     // protocol limit. A tool call that reads is limited by the ReadService instead (countedMessage).
     const admitted = await reads.admitProtocolMessage(caller, countedMessage(req.body, parts));

@@ -4,11 +4,11 @@ import { ApiError } from '../domain/errors';
 import { ownOrigin } from '../adapter/public-base';
 import { normalizeOrigin } from '../infra/http-text';
 
-/** decisions 12: no origin is longer; a longer Origin header is refused before anything is done with it. */
+/** contract §21.3.2: no origin is longer; a longer Origin header is refused before anything is done with it. */
 export const MAX_ORIGIN_LENGTH = 2048;
 
 /**
- * decisions 9 and 12 (and the MCP transport specification's defence against DNS rebinding): a
+ * contract §21.3 (and the MCP transport specification's defence against DNS rebinding): a
  * /mcp request whose Origin is neither the service's own origin (adapter/public-base.ts: from
  * PUBLIC_BASE_URL, or the Host header in local mode only) nor one of MCP_ALLOWED_ORIGINS is refused
  * with 403 and the envelope; a request without Origin (a server-side client) is served. It runs

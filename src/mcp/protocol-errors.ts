@@ -1,11 +1,11 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../infra/logger';
 
-// decisions 8 and 9 inside JSON-RPC: the SDK parses a request's params against its schema before
+// contract §20.4, §21.6 inside JSON-RPC: the SDK parses a request's params against its schema before
 // any handler runs (its own initialize handler included) and answers a mismatch as -32603
 // Internal error (or, for tools/call, -32602) whose message is the zod issue list, so a client's
 // malformed params looked like a server fault and showed the validator's internals. Found by the
-// fuzz suite (issue 11).
+// fuzz suite.
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 

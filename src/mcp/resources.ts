@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
 
-// MCP resources (decisions 11 "MCP additions"): the occupational taxonomy as
+// MCP resources (contract §21.5): the occupational taxonomy as
 // `taxonomy://occupations`, application/json, the same envelope as GET /v1/taxonomy/occupations
 // and get_occupation_taxonomy. Free: reading it spends nothing and is not rate limited, like
 // the other protocol messages.

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ErrorEnvelope } from '../domain/envelopes';
 
-// JSON Schemas of the tools, generated from the zod schemas that also describe REST (decisions 9):
+// JSON Schemas of the tools, generated from the zod schemas that also describe REST (contract §21.5):
 // toolArgsSchema for the filters, the envelopes of domain/envelopes.ts for the results.
 
 /** What tools/list carries: an object schema at the root (the SDK client's Tool type insists). */
@@ -47,7 +47,7 @@ export function toolInputSchema(args: z.ZodType): ToolJsonSchema {
 const ERROR_SCHEMA = generate(ErrorEnvelope, 'output');
 
 /**
- * decisions 9: clients validate structuredContent against outputSchema even when isError is set,
+ * contract §21.7: clients validate structuredContent against outputSchema even when isError is set,
  * so each tool admits its result envelope or the error envelope. `type: "object"` stays at the
  * root because the client's Tool schema requires it.
  */

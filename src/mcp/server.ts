@@ -18,9 +18,9 @@ import { registerResources, taxonomyResource, type TaxonomyResource } from './re
 import type { ToolDefinition } from './tools';
 
 // The low-level SDK Server (v2, @modelcontextprotocol/server) with our own tools/list and
-// tools/call handlers (decisions 9; notes/mcp-sdk.md): McpServer would reject bad arguments itself
+// tools/call handlers (contract §21.6; notes/mcp-sdk.md): McpServer would reject bad arguments itself
 // with a bare-text error and drop a union output schema from the listing, and neither may happen
-// here. The same Server serves every protocol revision (decisions 14): the SDK's codecs frame a
+// here. The same Server serves every protocol revision (contract §21.4): the SDK's codecs frame a
 // 2025-era reply and a 2026-07-28 one, and answer initialize and server/discover themselves.
 
 export const SERVER_INFO = { name: 'opportunity-read-api', version: '1.0.0-beta.1' } as const;
@@ -29,7 +29,7 @@ export const SERVER_INFO = { name: 'opportunity-read-api', version: '1.0.0-beta.
 export interface RequestScope {
   caller: Caller;
   logger: Logger;
-  /** Puts a call's rate-limit and usage headers on the HTTP response (contract 8.3). */
+  /** Puts a call's rate-limit and usage headers on the HTTP response (contract §18). */
   setHeaders(headers: Record<string, string>): void;
   /** Where tool results leave their JSON until the reply is written (deferred-json.ts). */
   deferred: DeferredJson;

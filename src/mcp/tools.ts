@@ -18,7 +18,7 @@ import {
 import { UsageEnvelope } from '../domain/usage-envelope';
 import { toolInputSchema, toolOutputSchema, type ToolJsonSchema } from './schemas';
 
-// The four tools of decisions 9, as thin adapters over the ReadService that REST uses, so that
+// The four tools of contract §21.5, as thin adapters over the ReadService that REST uses, so that
 // both surfaces share one ledger, one quota and one rate limit. Argument checking is the service's
 // (parseToolArgs, same rules and codes as REST); the declared schemas only describe.
 
@@ -39,10 +39,10 @@ export interface ToolDefinition {
   inputSchema: ToolJsonSchema;
   outputSchema: ToolJsonSchema;
   annotations: ToolAnnotations;
-  /** Spends the request id and may deliver opportunities (decisions 7): list and detail. */
+  /** Spends the request id and may deliver opportunities (contract §17.2): list and detail. */
   billable: boolean;
   /**
-   * Held to the rate limit by the ReadService, like its REST twin (decisions 12); any other tool
+   * Held to the rate limit by the ReadService, like its REST twin (contract §21.10); any other tool
    * call is counted when its POST is admitted (admission.ts).
    */
   limitedByService: boolean;
@@ -50,7 +50,7 @@ export interface ToolDefinition {
   run(caller: Caller, args: Record<string, unknown>): Promise<ToolOutcome>;
 }
 
-/** decisions 9: read-only, idempotent (repeats are free) and closed-world. */
+/** contract §21.8: read-only, idempotent (repeats are free) and closed-world. */
 const READ_ONLY = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -67,7 +67,7 @@ const NoArgs = z.strictObject({});
 
 /**
  * Tools whose arguments are not filters refuse unknown names like the filter parser does
- * (decisions 2: unknown parameter → invalid_filter), so that a typo such as `opportunity_id`
+ * (contract §6.3: unknown parameter → invalid_filter), so that a typo such as `opportunity_id`
  * is named instead of ignored.
  */
 function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): void {
@@ -107,7 +107,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       annotations: { title: 'Search opportunities', ...READ_ONLY },
       billable: true,
       limitedByService: true,
-      // decisions 14: the page stops before the record that would pass the result budget.
+      // contract §21.11: the page stops before the record that would pass the result budget.
       run: (caller, args) => reads.list(caller, { from: 'tool', args }, undefined, budget),
     },
     {
@@ -165,7 +165,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       annotations: { title: 'Account usage', ...READ_ONLY },
       billable: false,
       limitedByService: true,
-      // decisions 11: like GET /v1/usage: free, no request id spent, counted by the rate limit.
+      // contract §5.7: like GET /v1/usage: free, no request id spent, counted by the rate limit.
       run: async (caller, args) => {
         onlyArgs(args, []);
         return reads.accountUsage(caller);

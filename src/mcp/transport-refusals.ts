@@ -1,12 +1,12 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { ApiError, invalidFilter, validationError } from '../domain/errors';
 
-// decisions 8: a request /mcp refuses at the HTTP level gets a documented status and the error
+// contract §20.4: a request /mcp refuses at the HTTP level gets a documented status and the error
 // envelope, like every other request that reached the app. The SDK transport answers its own
 // refusals (406 bad Accept, 415 bad Content-Type, 400 for a body that is no JSON-RPC message or an
 // unsupported MCP-Protocol-Version) as JSON-RPC error objects; this maps each to the ApiError the
 // app's error handler renders, keeping the transport's 400 where the MCP transport specification
-// requires one (an unsupported MCP-Protocol-Version, decisions 12). JSON-RPC errors stay where JSON-RPC puts
+// requires one (an unsupported MCP-Protocol-Version, contract §21.4.3). JSON-RPC errors stay where JSON-RPC puts
 // them: inside a 200 reply to a well-formed message (unknown method, bad params).
 
 /** What the transport answered: its HTTP status and the JSON-RPC error of its body, if any. */
@@ -37,7 +37,7 @@ export const notJsonRpc = () =>
   validationError('body', 'bad_format', 'The body must be one JSON-RPC 2.0 message.');
 
 /**
- * decisions 12: protocol revisions since 2025-06-18 have no JSON-RPC batches. A batch is refused
+ * contract §21.10: protocol revisions since 2025-06-18 have no JSON-RPC batches. A batch is refused
  * whole with HTTP 400, before anything in it runs, so one POST is one message, admitted against
  * the rate limit on its own.
  */
@@ -49,7 +49,7 @@ export const refuseBatch = () =>
   );
 
 /**
- * decisions 12 and the MCP transport specification: an MCP-Protocol-Version the server does not
+ * contract §21.4.3 and the MCP transport specification: an MCP-Protocol-Version the server does not
  * speak is HTTP 400 (400 with the envelope, as an unknown value of a parameter is).
  */
 export const unsupportedProtocolVersion = () =>
@@ -59,11 +59,11 @@ export const unsupportedProtocolVersion = () =>
     `Unsupported MCP-Protocol-Version; this server speaks ${SPOKEN_REVISIONS.join(', ')}.`,
   );
 
-/** The revisions of decisions 14, newest first. */
+/** The revisions of contract §21.4, newest first. */
 export const SPOKEN_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
 /**
- * Every revision the endpoint serves: those of decisions 14 and the older 2025-era ones the SDK
+ * Every revision the endpoint serves: those of contract §21.4 and the older 2025-era ones the SDK
  * still negotiates through initialize (2025-03-26, 2024-11-05), which clients of the 1.x SDK
  * may send.
  */
@@ -72,7 +72,7 @@ const SERVED_REVISIONS: ReadonlySet<string> = new Set([
   ...SUPPORTED_PROTOCOL_VERSIONS,
 ]);
 
-/** decisions 12: a present MCP-Protocol-Version header must name a revision this server speaks. */
+/** contract §21.4.3: a present MCP-Protocol-Version header must name a revision this server speaks. */
 export function speaksProtocolVersion(header: string | undefined): boolean {
   return header === undefined || SERVED_REVISIONS.has(header);
 }

@@ -1,6 +1,6 @@
 import type { Client } from '@opensearch-project/opensearch';
 
-// Bulk work for the operator's commands (issue 13 item 4): a million-record seed must survive a
+// Bulk work for the operator's commands: a million-record seed must survive a
 // busy cluster. Whole requests that fail for reasons that are not ours (429, 502-504, timeouts,
 // dropped connections) are retried with exponential backoff; inside a successful bulk response,
 // only the documents refused with 429 (a full write queue) are sent again.

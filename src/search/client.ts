@@ -7,7 +7,7 @@ import { searchNodes } from './nodes';
 export type SearchClient = Client;
 
 /**
- * How the service proves itself to the cluster and checks the cluster's certificate (issue 27).
+ * How the service proves itself to the cluster and checks the cluster's certificate.
  * Basic credentials may also sit in each node URL (`https://user:password@host:9200`), which the
  * client reads itself; config.ts refuses basic credentials and signing together.
  */
@@ -75,7 +75,7 @@ type AwsCredentials = {
 
 const RETRY_AFTER_SECONDS = 5;
 
-/** Connection failures and timeouts become 503 search_unavailable (decisions 8); nothing is charged. */
+/** Connection failures and timeouts become 503 search_unavailable (contract §20.5); nothing is charged. */
 export function isSearchUnavailable(err: unknown): boolean {
   const name = (err as { name?: string }).name ?? '';
   return ['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError'].includes(name);
@@ -84,7 +84,7 @@ export function isSearchUnavailable(err: unknown): boolean {
 /**
  * A connection refused or reset (a stopped node) fails at once and marks that node dead, so trying
  * again goes to another node: a stopped node of a cluster costs no failed request. Timeouts are
- * never retried, so OPENSEARCH_TIMEOUT_MS still bounds a call (decisions 8).
+ * never retried, so OPENSEARCH_TIMEOUT_MS still bounds a call (contract §20.5).
  */
 const CONNECTION_ATTEMPTS = 3;
 
@@ -112,7 +112,7 @@ const CLIENT_ERRORS = new Set([
 ]);
 
 /**
- * decisions 8 and 12: any search-engine failure that is not the caller's fault is 503
+ * contract §20.5: any search-engine failure that is not the caller's fault is 503
  * search_unavailable with Retry-After, never a 500 or a 422: 429, 5xx, timeouts, closed
  * connections, a missing index, an unreadable answer, and a 400. Every query is built from input
  * already validated, so an engine 400 is ours (too many clauses, terms over index.max_terms_count,

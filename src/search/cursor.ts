@@ -5,7 +5,7 @@ import type { SearchAfter } from './query-builder';
 
 export type { SearchAfter };
 
-// Pagination cursor (contract 4.2 rule 2, decisions 3): a compact JWS, HS256, whose protected
+// Pagination cursor (contract §8.2): a compact JWS, HS256, whose protected
 // header names the signing key (`kid`). The payload binds the filter digest, the account and the
 // keyset position. Several keys verify (rotation); the first signs. Every defect is one error,
 // malformed_cursor, so a client learns nothing about which check failed.
@@ -83,7 +83,7 @@ export class CursorCodec {
         );
       }
       if (map.has(kid)) throw new Error(`cursor key ${kid}: duplicate kid`);
-      map.set(kid, encoder.encode(secret)); // the secret's UTF-8 bytes (decisions 3)
+      map.set(kid, encoder.encode(secret)); // the secret's UTF-8 bytes (contract §8.2)
     }
     this.verifying = map;
     this.signing = { kid: first.kid, key: encoder.encode(first.secret) };
@@ -118,7 +118,7 @@ export class CursorCodec {
       throw malformedCursor();
     }
     if (!isPayload(payload)) throw malformedCursor();
-    // A cursor of other filters or another account is as invalid as a forged one (decisions 3).
+    // A cursor of other filters or another account is as invalid as a forged one (contract §8.3).
     if (payload.f !== expected.filterDigest || payload.a !== expected.accountId)
       throw malformedCursor();
     return [...payload.s] as SearchAfter;

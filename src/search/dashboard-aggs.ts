@@ -10,7 +10,7 @@ import { RATE_UNITS } from '../domain/vocab';
 import { OPEN_DIMENSION_SIZE, type Json } from './facets';
 import type { AggregateQuery } from './opportunity-index';
 
-// Histograms and rate statistics of decisions 13 as OpenSearch aggregations, and how their answers
+// Histograms and rate statistics of contract §10.4, §10.5 as OpenSearch aggregations, and how their answers
 // are read. Pure: search/opensearch-index.ts runs the one size-0 search.
 
 /** The indexed date field of each histogram field: `published` is the freshness time. */
@@ -31,7 +31,7 @@ export const TDIGEST_COMPRESSION = 200;
 /**
  * The aggregations of one dashboard count:
  * - `h`: a date_histogram in UTC (weeks start on Monday) with min_doc_count 1: only the non-empty
- *   buckets cross the wire; decisions 13's empty buckets between them are filled by the service
+ *   buckets cross the wire; contract §10.4's empty buckets between them are filled by the service
  *   (domain/aggregates.ts), which also bounds their number.
  * - `r`: per rate_unit, per currency: `stats` (count, min, max: exact), `percentiles` (TDigest)
  *   and a `terms` on the value itself, whose buckets are the whole distribution when it holds at

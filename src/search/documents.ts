@@ -8,7 +8,7 @@ import type { Taxonomy } from '../domain/taxonomy';
  * taxonomy ancestors for descendant matching, the freshness sort key, and the public record itself
  * so that a page is served from the index alone: as its JSON text and that text's digest, both
  * made once here, so a list page splices the texts into its reply and tags it from the digests
- * without parsing, serializing or hashing a record per request (issue 25, mapping version 4).
+ * without parsing, serializing or hashing a record per request (mapping version 4).
  */
 export interface OpportunityDocument {
   id: string;
@@ -32,7 +32,7 @@ export interface OpportunityDocument {
   pay_basis: string;
   work_structure: string;
   normalized_title: string;
-  /** Keyword search (decisions 13): the text fields that are not filter fields already. */
+  /** Keyword search (contract §7.2): the text fields that are not filter fields already. */
   title: string;
   organization_names: string[];
   taxonomy_labels: string[];
@@ -43,7 +43,7 @@ export interface OpportunityDocument {
   currency: string | null;
   rate_low: number | null;
   rate_high: number | null;
-  /** stats=rate (decisions 13): the rate's unit and its value, the midpoint of min and max. */
+  /** stats=rate (contract §10.5): the rate's unit and its value, the midpoint of min and max. */
   rate_unit: string | null;
   rate_mid: number | null;
   sources: string[];

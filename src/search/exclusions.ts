@@ -5,7 +5,7 @@ import type { FilterClause, FilterQuery } from './query-shapes';
 
 // unseen_only and new_count (contract §10.3, §11.1): the matching records minus those already
 // delivered to the account this period, exact whatever their number.
-// - By record number (issue 25 item 5): one `terms` clause with `value_type: bitmap` on the
+// - By record number: one `terms` clause with `value_type: bitmap` on the
 //   integer field record_num (mapping 5), the numbers as one base64 roaring bitmap. At most 8 KB
 //   per 65,536 records of the store (55 KB of base64 at 300,000) where 200,000 deliveries took
 //   7.8 MB of uuid strings, and the engine tests each

@@ -22,7 +22,7 @@ export type Aggregate = (body: Json) => Promise<{ total: number; aggs: Aggregati
 const docCount = (aggs: Aggregations, name: string): number => aggs[name]?.doc_count ?? 0;
 
 /**
- * Count facets of decisions 11 over the matching records, in three size-0 searches:
+ * Count facets of contract §10.2 over the matching records, in three size-0 searches:
  * 1. the total and the first dimension's counts; pick its top buckets;
  * 2. (two dimensions) the second dimension's counts inside each picked bucket; pick theirs;
  * 3. every other_count: the records of each level in none of its returned buckets, counted by a

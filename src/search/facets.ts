@@ -11,7 +11,7 @@ import {
 } from '../domain/vocab';
 import type { FilterClause, FilterQuery } from './query-builder';
 
-// Count facets (decisions 11) as OpenSearch aggregations: how each dimension is counted, how a
+// Count facets (contract §10.2) as OpenSearch aggregations: how each dimension is counted, how a
 // bucket's value becomes the filter clause it stands for (the clause buildFilterQuery would add
 // for that filter value, so a bucket counts exactly what "the same filters plus that value"
 // count), and the bucket order. Pure: src/service/facets.ts runs the requests.
@@ -27,7 +27,7 @@ export interface DimensionSpec {
   include?: string[];
   /**
    * Buckets to ask for: every value, then sorted and cut here. A terms aggregation's counts are
-   * exact when every shard returns every term (an index may have several shards, issue 15), which
+   * exact when every shard returns every term (an index may have several shards), which
    * asking for all values guarantees: a closed vocabulary's size, or OPEN_DIMENSION_SIZE for
    * country, source and currency (whose distinct values are far fewer in practice).
    */
@@ -79,7 +79,7 @@ function open(dim: FacetDimension, field: string, shown: (key: string) => string
 const upper = (key: string) => key.toUpperCase();
 const asIs = (key: string) => key;
 
-/** work_structure=ongoing_contract also matches contract_duration (contract 2.3, decisions 11). */
+/** work_structure=ongoing_contract also matches contract_duration (contract §6.8.2, §10.2). */
 export const ONGOING = 'ongoing_contract';
 export const ONGOING_ALSO = 'contract_duration';
 
@@ -165,7 +165,7 @@ export function readBuckets(spec: DimensionSpec, aggregation: unknown): FacetBuc
   return own + also > 0 ? [...rest, { value: ONGOING, count: own + also }] : rest;
 }
 
-/** decisions 11: count descending, then the code-unit order of String(value). */
+/** contract §10.2: count descending, then the code-unit order of String(value). */
 export function compareBuckets(a: FacetBucket, b: FacetBucket): number {
   if (a.count !== b.count) return b.count - a.count;
   const x = String(a.value);
@@ -173,7 +173,7 @@ export function compareBuckets(a: FacetBucket, b: FacetBucket): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The top `limit` buckets in the order of decisions 11; zero counts are no bucket. */
+/** The top `limit` buckets in the order of contract §10.2; zero counts are no bucket. */
 export function topBuckets(buckets: readonly FacetBucket[], limit: number): FacetBucket[] {
   return buckets
     .filter((b) => b.count > 0)

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 
-// The index generation: a value that changes whenever what an alias serves may have changed (issue
-// 13, item 3). Search results cached under one generation are never served under another, so a
+// The index generation: a value that changes whenever what an alias serves may have changed.
+// Search results cached under one generation are never served under another, so a
 // cache cannot outlive a sync, import, delete or reindex:
 // - in the process that changed the index, the bump is synchronous (`indexChanged` returns only
 //   after it), so a request that follows the sync in that process sees the new generation;

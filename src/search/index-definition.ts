@@ -67,7 +67,7 @@ const ADDED_IN: Record<number, string> = {
 };
 
 /**
- * A warning for the operator when the live index was built by older code (issues 22, 24): the new
+ * A warning for the operator when the live index was built by older code: the new
  * fields are missing until `cli reindex` builds a new version and swaps the alias.
  */
 export async function staleMappingWarning(client: Client, alias: string): Promise<string | null> {

@@ -1,7 +1,7 @@
 import type { Logger } from '../infra/logger';
 import { followStore, type FollowResult, type SyncDeps } from './sync';
 
-// decisions 12: the index follows the store by itself. Every API process runs a follower: every
+// contract §22.8: the index follows the store by itself. Every API process runs a follower: every
 // SYNC_INTERVAL_MS it tries the sync lock (search/sync.ts followStore) and, when it gets it and
 // the store is ahead of the watermark, indexes what changed, deletions included. A crash between
 // a store write and its sync, or an `import --no-sync`, thus heals without an operator. Processes

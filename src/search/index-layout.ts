@@ -1,7 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 
 /**
- * Shards and replicas of a new index version (issue 15). What the environment sets wins; what it
+ * Shards and replicas of a new index version. What the environment sets wins; what it
  * leaves unset is taken from the index being replaced (so reindex keeps a cluster's replicas even
  * when run without the variables), else the single-node defaults 1 and 0.
  */

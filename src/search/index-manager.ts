@@ -3,7 +3,7 @@ import { indexDefinition } from './index-definition';
 import { currentLayout, layoutSettings, type IndexLayout } from './index-layout';
 
 /**
- * An index belongs to one database (decisions 10): the alias carries the database's name, so two
+ * An index belongs to one database (contract §22.3): the alias carries the database's name, so two
  * databases never share an index and a fresh database starts with an empty one.
  */
 export function aliasForDatabase(databaseName: string): string {
@@ -51,7 +51,7 @@ export async function createVersionedIndex(
   layout: IndexLayout = {},
 ): Promise<string> {
   const index = `${alias}__${version}`;
-  // issue 15: shards and replicas from the settings, else those of the version being replaced.
+  // Shards and replicas from the settings, else those of the version being replaced.
   const replaced = (await aliasTargets(client, alias))[0];
   const current = replaced ? await currentLayout(client, replaced) : {};
   // The synonyms file is read into the settings here: a reindex picks up an edited list.
@@ -86,7 +86,7 @@ export async function ensureIndex(
 
 /**
  * Moves the alias to `index` in one atomic call and returns the indices it left. They are not
- * deleted here: searches in flight may still run on them (sync.ts retires them, issue 11).
+ * deleted here: searches in flight may still run on them (sync.ts retires them).
  */
 export async function swapAlias(client: Client, alias: string, index: string): Promise<string[]> {
   const old = (await aliasTargets(client, alias)).filter((i) => i !== index);

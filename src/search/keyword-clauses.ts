@@ -1,6 +1,6 @@
 import type { KeywordQuery, QueryAlternative } from '../domain/filters';
 
-// The engine clauses of a keyword search (decisions 13) over index-mappings/opportunities.json.
+// The engine clauses of a keyword search (contract §7.1) over index-mappings/opportunities.json.
 // Matching runs on `search_text`, the copy of every searched field, so the words of a query may
 // be found in different fields (golang in the title, stripe in the employer) and still all match;
 // it is filter context (cached, unscored). Ranking (sort=relevance) adds scored `should` clauses
@@ -11,7 +11,7 @@ import type { KeywordQuery, QueryAlternative } from '../domain/filters';
 
 export const SEARCH_FIELD = 'search_text';
 
-/** Scored fields and their boosts (decisions 13: title > specializations > organizations, labels). */
+/** Scored fields and their boosts (contract §7.2: title > specializations > organizations, labels). */
 export const SCORED_FIELDS = [
   'title^3',
   'normalized_title.text^3',

@@ -8,7 +8,7 @@ import {
 import type { OpportunityDocument } from './documents';
 import type { AggregateQuery, AggregateResult } from './opportunity-index';
 
-// Histograms and rate statistics of decisions 13 in process, over the matching documents: what
+// Histograms and rate statistics of contract §10.4, §10.5 in process, over the matching documents: what
 // search/dashboard-aggs.ts asks OpenSearch, computed directly (percentiles always exact).
 
 function histogram(docs: readonly OpportunityDocument[], q: HistogramRequest): BucketCount[] {

@@ -4,7 +4,7 @@ import type { OpportunityDocument } from './documents';
 import { ONGOING, ONGOING_ALSO, topBuckets } from './facets';
 import type { FacetResult } from './opportunity-index';
 
-// Count facets of decisions 11 in process, over the documents that match: what search/facets.ts
+// Count facets of contract §10.2 in process, over the documents that match: what search/facets.ts
 // asks OpenSearch, counted directly. A record is in the bucket of each of its values (a record
 // with two sources is in two), and other_count counts the records in none of the returned buckets.
 

@@ -4,7 +4,7 @@ import type { OpportunityDocument } from './documents';
 import { TextMatcher } from './memory-text';
 import { familyIds, workStructures } from './query-builder';
 
-// decisions 2 evaluated in process over indexed documents (search/documents.ts derives the same
+// contract §6 evaluated in process over indexed documents (search/documents.ts derives the same
 // fields OpenSearch filters on: taxonomy ancestors, freshness, region terms, rate bounds). One
 // predicate per filter; the fields OpenSearch normalizes to lower case compare case-insensitively,
 // the others exactly; a missing value never matches a range or a term.
@@ -51,7 +51,7 @@ export function filterPredicate(
   if (f.city) add((d) => sameText(d.city, f.city as string));
   if (f.state) add((d) => anyText(d.region_terms, f.state as string));
   if (f.region) add((d) => anyText(d.region_terms, f.region as string));
-  // rate_min against the upper bound, rate_max against the lower bound (decisions 2).
+  // rate_min against the upper bound, rate_max against the lower bound (contract §6.9).
   if (f.rate_min !== undefined)
     add((d) => d.rate_high !== null && d.rate_high >= (f.rate_min as number));
   if (f.rate_max !== undefined)
@@ -68,7 +68,7 @@ export function filterPredicate(
   if (f.first_seen_after) add((d) => atLeast(d.first_seen, f.first_seen_after as string));
   if (f.changed_since) add((d) => atLeast(d.changed_at, f.changed_since as string));
   if (f.q !== undefined) {
-    const text = new TextMatcher(parseKeywordQuery(f.q)); // decisions 13, memory-text.ts
+    const text = new TextMatcher(parseKeywordQuery(f.q)); // contract §7.2, memory-text.ts
     add((d) => text.matches(d));
   }
   return (doc) => checks.every((check) => check(doc));

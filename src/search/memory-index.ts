@@ -22,13 +22,13 @@ import type { FreshnessPosition, SearchAfter } from './query-builder';
 
 interface Entry {
   doc: OpportunityDocument;
-  /** The keyset position (decisions 3): freshness in epoch millis, then id. */
+  /** The keyset position (contract §8.1): freshness in epoch millis, then id. */
   position: FreshnessPosition;
 }
 
 /**
- * decisions 3: freshness descending, then id ascending (code-unit order, as the keyword sort);
- * under sort=relevance (decisions 13) a score descending comes first.
+ * contract §8.1: freshness descending, then id ascending (code-unit order, as the keyword sort);
+ * under sort=relevance (contract §7.5) a score descending comes first.
  */
 function compare(a: SearchAfter, b: SearchAfter): number {
   for (let i = 0; i < a.length - 1; i++) {
@@ -42,7 +42,7 @@ function compare(a: SearchAfter, b: SearchAfter): number {
 }
 
 /**
- * The opportunity index over an array, for the fast suite (issue 12): the same documents as the
+ * The opportunity index over an array, for the fast suite: the same documents as the
  * OpenSearch index (search/documents.ts), filtered by memory-filter.ts, in list order, with
  * search_after, exclusions, counts and facets. It also answers detail lookups by id, standing in
  * for the canonical store. test/integration/index-contract.test.ts holds it to OpenSearch's answers.
@@ -77,7 +77,7 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
     this.entries = this.entries.filter((e) => !gone.has(e.doc.id));
   }
 
-  /** The change feed's rows after a position, in seq order (decisions 11). */
+  /** The change feed's rows after a position, in seq order (contract §12). */
   async read(q: Omit<ChangeFeedQuery, 'alias'>): Promise<ChangeFeedRow[]> {
     const since = q.since?.getTime();
     return [...this.log.values()]

@@ -2,7 +2,7 @@ import type { KeywordQuery } from '../domain/filters';
 import type { OpportunityDocument } from './documents';
 import { repositorySynonyms, synonymMap } from './synonyms';
 
-// The keyword search of decisions 13 for the in-memory index (fast suite): a crude copy of the
+// The keyword search of contract §7 for the in-memory index (fast suite): a crude copy of the
 // engine's analysis (index-mappings/opportunities.json) that agrees with it on plain cases, which
 // test/integration/index-contract.test.ts checks: word tokens (letters, digits, inner dots and
 // apostrophes: node.js stays one token as with the standard tokenizer), possessives dropped, lower

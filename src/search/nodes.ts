@@ -1,4 +1,4 @@
-// OPENSEARCH_URL may name several nodes of one cluster, comma-separated (issue 15): the client
+// OPENSEARCH_URL may name several nodes of one cluster, comma-separated: the client
 // spreads requests over them and skips the ones that fail until they answer a ping again.
 
 /** The node URLs of an OPENSEARCH_URL value, in order, without blanks. */

@@ -79,7 +79,7 @@ export class OpenSearchIndex implements OpportunityIndex {
   }
 
   /**
-   * One keyset page (decisions 3): search_after on (freshness desc, id asc) with total hits off, so
+   * One keyset page (contract §8.1): search_after on (freshness desc, id asc) with total hits off, so
    * the index-sorted segments can stop early. One extra hit tells whether another page exists.
    */
   async page(query: PageQuery): Promise<PageHits> {
@@ -94,7 +94,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     const load = async (): Promise<PageHit> => {
       loaded = true;
       // filter_path: only the hits' _source (the record's id, text and digest) and sort values
-      // cross the wire and get parsed (issue 13: transport overhead); no hits give `{}`.
+      // cross the wire and get parsed (transport overhead); no hits give `{}`.
       const res = await searchCall(() =>
         this.client.search({
           index: this.alias,
@@ -140,7 +140,7 @@ export class OpenSearchIndex implements OpportunityIndex {
 
   /**
    * A count's body and its cache key, built once per filter object: a repeated count hands the
-   * same frozen filter every time (service/parsed-requests.ts, issue 25 item 6).
+   * same frozen filter every time (service/parsed-requests.ts).
    */
   private countRequest(filter: Filter): { body: ReturnType<typeof buildCountBody>; key: string } {
     let request = this.countRequests.get(filter);
@@ -174,7 +174,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     return (res.body as { count: number }).count;
   }
 
-  /** decisions 13: the histogram and rate statistics in one size-0 search over the count's query. */
+  /** contract §10.4, §10.5: the histogram and rate statistics in one size-0 search over the count's query. */
   async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
     const { body, key } = this.aggregateRequest(filter, query);
     // Dashboards repeat their questions: answers are cached per index generation, as counts are.
@@ -249,7 +249,7 @@ function position(sort: readonly unknown[]): SearchAfter {
 /**
  * Scores depend on each shard copy's term statistics (deleted documents count until a merge), so
  * the pages of one relevance search all ask the same copies: the order stays the same from page
- * to page on a cluster with replicas (decisions 13, deterministic order).
+ * to page on a cluster with replicas (contract §7.5).
  */
 function relevancePreference(filter: Filter): { preference?: string } {
   if (filter.sort !== 'relevance') return {};

@@ -5,7 +5,7 @@ import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
 import type { SearchAfter } from './query-builder';
 
-// What the read service asks the search engine (issue 12): one keyset page, a count, count facets
+// What the read service asks the search engine: one keyset page, a count, count facets
 // and new_count. Two implementations agree on the fixture (test/integration/index-contract.test.ts):
 // OpenSearchIndex (search/opensearch-index.ts) serves the API; MemoryIndex (search/memory-index.ts)
 // evaluates the same filters over an array, for the fast suite.
@@ -14,33 +14,33 @@ export interface PageQuery {
   filter: Filter;
   /** Records to return; the index looks one further to tell whether another page exists. */
   limit: number;
-  /** The decoded cursor position: the page starts after it (decisions 3). */
+  /** The decoded cursor position: the page starts after it (contract §8.2). */
   searchAfter?: SearchAfter;
-  /** Preview: only live records, whatever the filters say (decisions 5). */
+  /** Preview: only live records, whatever the filters say (contract §9.1). */
   liveOnly?: boolean;
   /** unseen_only: the records already delivered to the account this period (contract §11.1). */
   exclude?: DeliveredRecords;
 }
 
 export interface PageHits {
-  /** At most `limit` records, in list order: freshness desc, then id asc (decisions 3). */
+  /** At most `limit` records, in list order: freshness desc, then id asc (contract §8.1). */
   records: Opportunity[];
   /** Each record's keyset position, so a page cut short can resume after any of its records. */
   positions: SearchAfter[];
   /** A record follows the last one returned. */
   hasMore: boolean;
-  /** Served from a result cache: someone asked for this page lately (issue 13). */
+  /** Served from a result cache: someone asked for this page lately. */
   fromCache: boolean;
 }
 
-/** Count facets of decisions 11: the top buckets of one or two dimensions and what they leave out. */
+/** Count facets of contract §10.2: the top buckets of one or two dimensions and what they leave out. */
 export interface FacetResult {
   count: number;
   groups: FacetBucket[];
   other_count: number;
 }
 
-/** What a dashboard count asks besides the count (decisions 13). */
+/** What a dashboard count asks besides the count (contract §10.4, §10.5). */
 export interface AggregateQuery {
   histogram?: HistogramRequest;
   rateStats?: boolean;
@@ -59,12 +59,12 @@ export interface AggregateResult {
 
 export interface OpportunityIndex {
   page(query: PageQuery): Promise<PageHits>;
-  /** Records matching the filter (contract 4.3). */
+  /** Records matching the filter (contract §5.4). */
   count(filter: Filter): Promise<number>;
   /** count with group_by: one or two dimensions, `groupLimit` buckets per level. */
   facets(filter: Filter, dims: readonly FacetDimension[], groupLimit: number): Promise<FacetResult>;
   /** Records matching the filter, less those in `delivered` (include=new_count, contract §10.3). */
   newCount(filter: Filter, delivered: DeliveredRecords): Promise<number>;
-  /** The histogram and rate statistics of the matching records (decisions 13), in one pass. */
+  /** The histogram and rate statistics of the matching records (contract §10.4, §10.5), in one pass. */
   aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult>;
 }

@@ -5,26 +5,26 @@ import type { FilterClause, FilterQuery, RangeBounds, TermValue } from './query-
 import { excludedClauses, requiredClauses, scoringClauses } from './keyword-clauses';
 
 // Turns normalized filters into an OpenSearch query over index-mappings/opportunities.json
-// (decisions 2). Filter context, so no scoring and the order is LIST_SORT (decisions 3), except
-// for a list under sort=relevance, whose keyword clauses also score (decisions 13).
+// (contract §6.2). Filter context, so no scoring and the order is LIST_SORT (contract §8.1), except
+// for a list under sort=relevance, whose keyword clauses also score (contract §7.5).
 
 // The clause and query shapes live in query-shapes.ts, which exclusions.ts reads without a cycle.
 export type { FilterClause, FilterQuery, RangeBounds, TermValue } from './query-shapes';
 
 export interface QueryOptions {
-  /** Preview: only live records, whatever the filters say (decisions 5). */
+  /** Preview: only live records, whatever the filters say (contract §9.1). */
   liveOnly?: boolean;
   /** Add the scored clauses of q (a list under sort=relevance). */
   score?: boolean;
 }
 
-/** Keyset order: freshness (published_at, else first_seen) desc, then id asc (decisions 3). */
+/** Keyset order: freshness (published_at, else first_seen) desc, then id asc (contract §8.1). */
 export const LIST_SORT: ReadonlyArray<Record<string, 'asc' | 'desc'>> = [
   { freshness: 'desc' },
   { id: 'asc' },
 ];
 
-/** sort=relevance (decisions 13): the score of q, then the freshness order. */
+/** sort=relevance (contract §7.5): the score of q, then the freshness order. */
 export const RELEVANCE_SORT: ReadonlyArray<Record<string, 'asc' | 'desc'>> = [
   { _score: 'desc' },
   ...LIST_SORT,
@@ -60,7 +60,7 @@ const range = (field: string, bounds: RangeBounds<string> | RangeBounds<number>)
 
 /**
  * job_family matches the family and its descendants; a given subfamily narrows its own family
- * (decisions 2): job_family=data,software_engineering + job_subfamily=data_engineering →
+ * (contract §6.7): job_family=data,software_engineering + job_subfamily=data_engineering →
  * data_engineering OR software_engineering. Without job_family, subfamilies are just OR'ed.
  * taxonomy_ancestors holds the record's domain, family, subfamily and class ids.
  */
@@ -82,7 +82,7 @@ function taxonomyClauses(filter: Filter, taxonomy: Taxonomy): FilterClause[] {
   return out;
 }
 
-/** work_structure=ongoing_contract also matches contract_duration (contract 2.3). */
+/** work_structure=ongoing_contract also matches contract_duration (contract §6.8.2). */
 export function workStructures(values: string[]): string[] {
   const out = values.flatMap((v) => (v === 'ongoing_contract' ? [v, 'contract_duration'] : [v]));
   return [...new Set(out)];
@@ -111,14 +111,14 @@ export function buildFilterQuery(
   if (f.engagement_model) c.push(term('engagement_models', f.engagement_model));
   if (f.commercial_eligibility) c.push(term('commercial_eligibility', f.commercial_eligibility));
   if (f.actionability) c.push(term('actionability', f.actionability));
-  // remote=false matches explicit false only; a null remote is an absent field (decisions 2).
+  // remote=false matches explicit false only; a null remote is an absent field (contract §6.10).
   if (f.remote !== undefined) c.push(term('remote', f.remote));
   if (f.country) c.push(term('country', lower(f.country)));
   if (f.city) c.push(term('city', lower(f.city)));
   // state and region both match a region name or code (region_terms).
   if (f.state) c.push(term('region_terms', lower(f.state)));
   if (f.region) c.push(term('region_terms', lower(f.region)));
-  // rate_min against the upper bound, rate_max against the lower bound (decisions 2).
+  // rate_min against the upper bound, rate_max against the lower bound (contract §6.9).
   if (f.rate_min !== undefined) c.push(range('rate_high', { gte: f.rate_min }));
   if (f.rate_max !== undefined) c.push(range('rate_low', { lte: f.rate_max }));
   if (f.currency) c.push(term('currency', lower(f.currency)));
@@ -130,7 +130,7 @@ export function buildFilterQuery(
   if (f.first_seen_after) c.push(range('first_seen', { gte: f.first_seen_after }));
   if (f.changed_since) c.push(range('changed_at', { gte: f.changed_since }));
   if (f.q === undefined) return c.length === 0 ? { match_all: {} } : { bool: { filter: c } };
-  // decisions 13: q ANDs with every other filter; a query of exclusions only is every record
+  // contract §7.1: q ANDs with every other filter; a query of exclusions only is every record
   // but the excluded ones.
   const q = parseKeywordQuery(f.q);
   const mustNot = excludedClauses(q);
@@ -185,7 +185,7 @@ export function buildListSearchBody(
   };
 }
 
-/** Body of a _count request (contract 4.3). */
+/** Body of a _count request (contract §5.4). */
 export function buildCountBody(
   filter: Filter,
   taxonomy: Taxonomy,

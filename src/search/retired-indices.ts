@@ -1,7 +1,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { aliasTargets } from './index-manager';
 
-// issue 11 item 7: a reindex moves the alias, but a search that resolved the alias a moment before
+// A reindex moves the alias, but a search that resolved the alias a moment before
 // is still running on the old index. Deleting that index at once fails the search; instead it is
 // retired (its mapping's _meta records when) and deleted by a later sync or reindex once older
 // than the grace (RETIRED_INDEX_GRACE_MS).

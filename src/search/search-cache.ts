@@ -17,14 +17,14 @@ export interface PageHit {
   hits: number;
 }
 
-/** The caches of one process's searches of one alias (issue 13, item 3). */
+/** The caches of one process's searches of one alias. */
 export interface SearchCache {
   /** The client whose answers it holds: a process given another client does not use it. */
   client: Client;
   generation: IndexGeneration;
   counts: ResultCache<number>;
   pages: ResultCache<PageHit>;
-  /** Histograms and rate statistics (decisions 13), as read: a few hundred numbers each. */
+  /** Histograms and rate statistics (contract §10.4, §10.5), as read: a few hundred numbers each. */
   aggregates: ResultCache<AggregateResult>;
 }
 

@@ -36,17 +36,17 @@ export interface SyncDeps {
   search: Client;
   alias: string;
   taxonomy: Taxonomy;
-  /** Shards and replicas for new index versions (issue 15). */
+  /** Shards and replicas for new index versions. */
   indexLayout?: IndexLayout;
-  /** RETIRED_INDEX_GRACE_MS: how long an index left by a reindex is kept (issue 11). */
+  /** RETIRED_INDEX_GRACE_MS: how long an index left by a reindex is kept. */
   env?: { RETIRED_INDEX_GRACE_MS: number };
-  /** Records done, for the CLI's progress lines (issue 14 item 8). */
+  /** Records done, for the CLI's progress lines. */
   progress?: Progress;
-  /** Backoff for 429s, 5xx and timeouts of bulk calls (issue 13 item 4). */
+  /** Backoff for 429s, 5xx and timeouts of bulk calls. */
   retry?: RetryPolicy;
   /**
    * Aborted: stop after the batch in hand (its watermark saved), so a process shutting down
-   * leaves the rest to the next sync (the index follower's stop, decisions 12).
+   * leaves the rest to the next sync (the index follower's stop, contract §22.8).
    */
   signal?: AbortSignal;
 }
@@ -183,7 +183,7 @@ async function bulkApply(deps: SyncDeps, index: string, rows: ChangeRow[]) {
 }
 
 /**
- * The last step of hours of work must not throw them away (issue 13 item 4): the refresh is
+ * The last step of hours of work must not throw them away: the refresh is
  * retried, and if it still fails the result says so instead of failing the command.
  */
 async function refreshSafely(deps: SyncDeps, index: string): Promise<boolean> {
@@ -252,7 +252,7 @@ export type FollowResult =
   { ran: false; reason: 'locked' | 'current' } | { ran: true; result: SyncResult };
 
 /**
- * decisions 12: one pass of the index follower that every API process runs. It takes the sync lock
+ * contract §22.8: one pass of the index follower that every API process runs. It takes the sync lock
  * only if it is free now (a sync, import or reindex holding it is doing the work already), and
  * syncs only when the store has changes past the watermark, when the index behind the alias is
  * not the one the watermark was written for (gone, or created anew and empty), or when

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The synonym list of the keyword search (decisions 13): one file in the repository, Solr format,
+// The synonym list of the keyword search (contract §7.2): one file in the repository, Solr format,
 // read once. OpenSearch gets its rules inline in the settings of each new index version (the node
 // reads analysis files only from its own config directory, so a file path would tie the index to
 // one machine); the in-memory index of the fast suite expands the same rules (memory-text.ts).

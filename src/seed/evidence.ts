@@ -3,7 +3,7 @@ import { rateText } from './pay';
 import type { Rng } from './prng';
 
 // Evidence excerpts quote (invented) source text that supports a field's value, with a strength
-// that says whether the text states it or only suggests it (decisions 1). Excerpts are untrusted
+// that says whether the text states it or only suggests it (contract §2.5). Excerpts are untrusted
 // source text: a few deliberately carry injection attempts, so that every consumer is exercised
 // on returning them as inert data.
 

@@ -20,7 +20,7 @@ import {
 } from './terms';
 import { drawTimeline } from './timeline';
 
-// Deterministic, realistic synthetic opportunities (decisions 10: `seed --count N [--seed S]`).
+// Deterministic, realistic synthetic opportunities (contract §22.9: `seed --count N [--seed S]`).
 // One PRNG stream drives everything, so a seed fixes the output and a longer run starts with the
 // records of a shorter one. Records are built to satisfy the Opportunity schema by construction;
 // the generator does not zod-parse them (too slow at a million records) - the tests do.

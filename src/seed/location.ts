@@ -3,7 +3,7 @@ import { COUNTRIES, type Country } from './places';
 import type { Rng } from './prng';
 
 // Locations as postings state them. remote=true is usually limited to a country or region, rarely
-// worldwide (contract 2.1: remote does not mean worldwide), and some postings say nothing at all.
+// worldwide (contract §2.6: remote does not mean worldwide), and some postings say nothing at all.
 
 export interface Place {
   location: Location;

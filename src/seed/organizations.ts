@@ -1,7 +1,7 @@
 import type { Opportunity } from '../domain/record';
 import type { Rng } from './prng';
 
-// Invented organizations. A staffing firm is not automatically the employer (contract 2.1), so the
+// Invented organizations. A staffing firm is not automatically the employer (contract §2.2), so the
 // mix covers direct postings, agencies naming the employer, agencies with an undisclosed or merely
 // named end client, marketplace clients and fully confidential postings.
 

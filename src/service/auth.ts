@@ -17,7 +17,7 @@ import {
 import type { Redis } from 'ioredis';
 import type { Settings } from './context';
 
-// Authentication (contract 5, 7; decisions 6, 8), free of express so that REST and /mcp share it.
+// Authentication (contract §14, §19.5), free of express so that REST and /mcp share it.
 
 /**
  * The failed-authentication counter per address group (a minute's window): on Redis when there is
@@ -36,7 +36,7 @@ export interface AuthContext {
 }
 
 export interface AuthOptions {
-  /** The /mcp endpoint also accepts `Authorization: Bearer <key>` (contract 4.6, 5.1). */
+  /** The /mcp endpoint also accepts `Authorization: Bearer <key>` (contract §14.1, §21.2). */
   allowBearer: boolean;
   /** The URL carried something that looks like a key; it is never read, only mentioned. */
   keyInQuery?: boolean;
@@ -54,7 +54,7 @@ const CACHE_MAX_ENTRIES = 10_000;
 /** api_keys.last_used_at is written at most once a minute per key. */
 const TOUCH_INTERVAL_MS = 60_000;
 /**
- * decisions 12: lookups of keys the key index does not know (store/key-index.ts), per process. A
+ * contract §14.5: lookups of keys the key index does not know (store/key-index.ts), per process. A
  * key created a moment ago elsewhere is still found at once while the budget lasts; under a flood
  * of unknown keys the store sees at most this many lookups a second, and a new key is known by
  * notification within milliseconds anyway.
@@ -99,7 +99,7 @@ export class AuthService {
   /**
    * Resolves the caller of a request or throws the ApiError to send. Failed authentications (401s)
    * are counted per address group (IPv6 by /64); past AUTH_FAILURES_PER_MINUTE in a minute the
-   * group's failures get 429 instead of 401 (decisions 8). A valid key is never refused for its
+   * group's failures get 429 instead of 401 (contract §19.5). A valid key is never refused for its
    * address's failures: the throttle answers only requests whose key is missing or bad. 403s are
    * not counted, because their key is genuine.
    */
@@ -155,7 +155,7 @@ export class AuthService {
   private async lookup(hash: string): Promise<KeyWithAccount | null> {
     const hit = this.cache.get(hash);
     if (hit && hit.expires > this.now()) return hit.value;
-    // decisions 12: a key the index does not know costs the store a query only within the budget.
+    // contract §14.5: a key the index does not know costs the store a query only within the budget.
     const known = await this.keys.mayExist(hash).catch(() => undefined);
     if (known === true || this.unknownLookups.take()) return this.cached(hash);
     // The index is not current: nothing can be said without the store.
@@ -213,7 +213,7 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return value ? value : undefined;
 }
 
-/** X-API-Key first; `Authorization: Bearer` only where allowed (contract 5.1). */
+/** X-API-Key first; `Authorization: Bearer` only where allowed (contract §14.1). */
 export function extractKey(headers: IncomingHttpHeaders, allowBearer: boolean): string | undefined {
   const apiKey = headerValue(headers, 'x-api-key');
   if (apiKey !== undefined || !allowBearer) return apiKey;

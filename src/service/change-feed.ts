@@ -11,12 +11,12 @@ import type { ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { CursorCodec } from '../search/cursor';
 import type { Settings } from './context';
 
-// GET /v1/opportunities/changes (decisions 11 "Change feed"). Rules this file decides:
+// GET /v1/opportunities/changes (contract §12). Rules this file decides:
 // - since alone: changes whose changed_at (a tombstone's: its deletion time) >= since, from the
 //   start of the feed. Neither since nor cursor: the whole store from the start (an integration's
 //   first copy). cursor alone: continue where it points; it carries since.
 // - cursor with since: allowed when since is the one the cursor was issued for (like list filters
-//   beside a list cursor, decisions 3); another since → 400 malformed_cursor.
+//   beside a list cursor, contract §8.4); another since → 400 malformed_cursor.
 // - The cursor is signed like list cursors (the same keys and codec) and bound to the account; its
 //   binding names the feed, so a list cursor is refused here and a feed cursor in list.
 
@@ -31,7 +31,7 @@ export interface ChangeFeedRequest {
   since: string | null;
   cursor?: string;
   limit: number;
-  /** decisions 13: records carry id and these fields; tombstones are unchanged. */
+  /** contract §7.6: records carry id and these fields; tombstones are unchanged. */
   fields?: string[];
 }
 
@@ -41,7 +41,7 @@ export interface ChangeFeedPage {
   recordIds: string[];
 }
 
-/** Reads the feed's query: the names and repeats as list does (decisions 2), limit as list. */
+/** Reads the feed's query: the names and repeats as list does (contract §6.6), limit as list. */
 export function parseChangesQuery(
   query: Record<string, unknown>,
   maxPageSize: number,
@@ -56,7 +56,7 @@ export function parseChangesQuery(
     }
   }
   // The limit and fields rules of list, verbatim: 422 for a bad format, 400 page_size_exceeded
-  // above the account's page size, 400 invalid_filter for an unknown field (decisions 2, 13).
+  // above the account's page size, 400 invalid_filter for an unknown field (contract §6.6, §7.6).
   const listed: Record<string, unknown> = {};
   if (query.limit !== undefined) listed.limit = query.limit;
   if (query.fields !== undefined) listed.fields = query.fields;

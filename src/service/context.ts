@@ -18,14 +18,14 @@ import type { KeyIndex } from '../store/key-index';
 export interface Settings {
   env: Env;
   logger: Logger;
-  /** The read alias of this database's index (decisions 10). */
+  /** The read alias of this database's index (contract §22.3). */
   alias: string;
   databaseName: string;
   taxonomy: Taxonomy;
   cursor: CursorCodec;
-  /** Shards and replicas of new index versions (OPENSEARCH_SHARDS / _REPLICAS; issue 15). */
+  /** Shards and replicas of new index versions (OPENSEARCH_SHARDS / _REPLICAS). */
   indexLayout?: IndexLayout;
-  /** Set by the server process: while draining, /readyz answers 503 (decisions 10). */
+  /** Set by the server process: while draining, /readyz answers 503 (contract §22.6). */
   lifecycle?: Lifecycle;
 }
 
@@ -41,7 +41,7 @@ export interface Clients {
   redis: Redis | null;
   /** Search results cached per index generation (search/search-cache.ts); absent: no caching. */
   searchCache?: SearchCache;
-  /** The existing key hashes, kept current by notification (decisions 12; store/key-index.ts). */
+  /** The existing key hashes, kept current by notification (contract §14.5; store/key-index.ts). */
   keyIndex?: KeyIndex;
 }
 

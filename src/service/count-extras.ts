@@ -16,7 +16,7 @@ import type {
   OpportunityIndex,
 } from '../search/opportunity-index';
 
-/** The figures of a count envelope (decisions 4 and 11), meta aside. */
+/** The figures of a count envelope (contract §4.2, §10), meta aside. */
 export interface CountFigures {
   count: number;
   groups?: FacetBucket[];
@@ -28,8 +28,8 @@ export interface CountFigures {
 }
 
 /**
- * count, with the facets of group_by and the new_count of include=new_count (decisions 11), the
- * histogram and rate statistics (decisions 13). All free: reads only. new_count is the count of
+ * count, with the facets of group_by and the new_count of include=new_count (contract §10.2), the
+ * histogram and rate statistics (contract §10.4, §10.5). All free: reads only. new_count is the count of
  * the same query minus every id delivered to the account this period. Every part runs over the
  * same filter, so each combines with every filter and with the others.
  */
@@ -65,7 +65,7 @@ function dashboardQuery({ options }: ParsedRequest): AggregateQuery | undefined 
   return histogram || rateStats ? { histogram, rateStats } : undefined;
 }
 
-/** decisions 13: the filled, bounded histogram and the ordered, suppressed rate statistics. */
+/** contract §10.4, §10.5: the filled, bounded histogram and the ordered, suppressed rate statistics. */
 async function dashboardFigures(
   index: OpportunityIndex,
   filter: Filter,
@@ -73,7 +73,7 @@ async function dashboardFigures(
   minAggregateCount: number,
 ): Promise<{ count: number; extras: DashboardExtras }> {
   const raw = await index.aggregates(filter, query);
-  // A cached answer is the same object every time: its figures are built once (issue 25 item 6).
+  // A cached answer is the same object every time: its figures are built once.
   const built = `${query.histogram?.interval ?? ''} ${query.rateStats === true} ${minAggregateCount}`;
   let byQuery = builtExtras.get(raw);
   const kept = byQuery?.get(built);

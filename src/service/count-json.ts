@@ -4,9 +4,9 @@ import type { CountFigures } from './count-extras';
 import { representationTag } from './revalidation';
 
 // A repeated count's envelope without serializing it twice and hashing it on every request
-// (issue 25 item 6). Two counts of one parsed request with the same figures differ only in
+//. Two counts of one parsed request with the same figures differ only in
 // meta.request_id, so the envelope's JSON around the request id and its entity tag (blind to the
-// request id, decisions 11) are kept beside the parsed request (service/parsed-requests.ts keeps
+// request id, contract §13) are kept beside the parsed request (service/parsed-requests.ts keeps
 // one object per repeated query), and each response splices its own request id in.
 
 interface Shape {

@@ -13,8 +13,8 @@ export interface DeleteReport {
 }
 
 /**
- * `delete ID [ID...]` (decisions 10): removes the stored records among the ids in one transaction
- * (each leaves a tombstone in the change feed, decisions 11), then syncs the index before it
+ * `delete ID [ID...]` (contract §22.9): removes the stored records among the ids in one transaction
+ * (each leaves a tombstone in the change feed, contract §12), then syncs the index before it
  * returns, so detail, list and count no longer show them. Unknown ids are reported; the others
  * are still deleted; ok is false when any id was unknown.
  */

@@ -4,7 +4,7 @@ import type { Opportunity, SparseOpportunity } from '../domain/record';
 
 export type { CountEnvelope, DetailEnvelope, ListEnvelope } from '../domain/envelopes';
 
-// Response envelopes of decisions 4. Built in one place so REST and MCP return the same shapes.
+// Response envelopes of contract §4. Built in one place so REST and MCP return the same shapes.
 
 export function listEnvelope(
   records: SparseOpportunity[],
@@ -15,7 +15,7 @@ export function listEnvelope(
 ): ListEnvelope {
   return {
     data: records,
-    // decisions 3: has_more is true exactly when next_cursor is not null.
+    // contract §8.6: has_more is true exactly when next_cursor is not null.
     pagination: {
       returned: records.length,
       next_cursor: nextCursor,
@@ -27,7 +27,7 @@ export function listEnvelope(
 }
 
 /**
- * decisions 5 and 12: the anonymous preview shows where a record came from, not how to reach it:
+ * contract §9.5: the anonymous preview shows where a record came from, not how to reach it:
  * no canonical or application URL, sources reduced to their source id, and no evidence item that
  * quotes one of the removed URLs or external ids, so none appears anywhere in the record.
  */

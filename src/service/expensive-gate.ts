@@ -1,7 +1,7 @@
 import { RateLimitExceeded, type RateDecision } from '../billing/rate-limit';
 import type { ParsedRequest } from '../domain/filters';
 
-// decisions 12: free operations whose cost grows with the data or with the account's deliveries
+// contract §19.8: free operations whose cost grows with the data or with the account's deliveries
 // (new_count and unseen_only read every id delivered this period and send them to the search
 // engine; group_by, histograms and statistics aggregate every match) are held to a few in flight
 // per account, so a free key cannot turn them against the service.
@@ -19,7 +19,7 @@ export function isFreeButExpensive(request: ParsedRequest): boolean {
     filter.unseen_only === true ||
     options.includeNewCount ||
     (options.groupBy?.length ?? 0) > 0 ||
-    // decisions 13: histograms and statistics aggregate every match
+    // contract §10.7: histograms and statistics aggregate every match
     options.histogram !== undefined ||
     options.stats !== undefined
   );
@@ -28,7 +28,7 @@ export function isFreeButExpensive(request: ParsedRequest): boolean {
 export class ExpensiveGate {
   private readonly inFlight = new Map<string, number>();
 
-  /** `limit`: EXPENSIVE_IN_FLIGHT_PER_ACCOUNT (decisions 12: 2 by default). */
+  /** `limit`: EXPENSIVE_IN_FLIGHT_PER_ACCOUNT (contract §19.8: 2 by default). */
   constructor(private readonly limit: number) {}
 
   /**

@@ -7,14 +7,14 @@ export interface HealthProbes {
   postgres: Probe;
   opensearch: Probe;
   /**
-   * decisions 12: the least time between two calls of a probe (default 1000 ms): /readyz is
+   * contract §19.11: the least time between two calls of a probe (default 1000 ms): /readyz is
    * anonymous, so its rate must never become the services' rate. Probes that cost nothing (the
    * fast suite's flags) say 0.
    */
   minIntervalMs?: number;
 }
 
-/** Default spacing of probe calls (decisions 12: at most once a second per process). */
+/** Default spacing of probe calls (contract §19.11: at most once a second per process). */
 export const PROBE_INTERVAL_MS = 1000;
 
 /**
@@ -46,7 +46,7 @@ export type Readiness =
   | { status: 'ready' | 'unavailable'; checks: { postgres: boolean; opensearch: boolean } };
 
 /**
- * /readyz (decisions 10): from SIGTERM on, not ready whatever the services say; otherwise ready
+ * /readyz (contract §22.6): from SIGTERM on, not ready whatever the services say; otherwise ready
  * when Postgres and OpenSearch both answer. The probes are capabilities, so a test can stand in.
  */
 export async function readiness(

@@ -39,13 +39,13 @@ const BATCH = 1000;
 const MAX_REPORTED = 1000;
 
 /**
- * `import FILE` (decisions 10): NDJSON, one public record a line, taken as canonical, or a deletion
+ * `import FILE` (contract §22.10): NDJSON, one public record a line, taken as canonical, or a deletion
  * line `{"id": "...", "deleted": true}` that removes a stored record exactly as `delete ID` does
  * (its tombstone appears in the change feed). A bad line is reported by number and reason and
  * nothing of it is written; a deletion line whose id is not a stored record at that point of the
  * file is a bad line too. Valid lines are applied in batches, in file order, then synced to the
  * index before this returns (unless `sync: false`: then the index follower of the API processes
- * indexes them, decisions 12). Blank lines are skipped.
+ * indexes them, contract §22.8). Blank lines are skipped.
  */
 export async function importNdjson(
   deps: AppDeps,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ListEnvelope } from '../domain/envelopes';
 import { recordQuotedJson, recordText } from '../domain/record-text';
 
-// A list page's JSON without serializing its records on every request (issues 13 and 25). Each
+// A list page's JSON without serializing its records on every request. Each
 // record's JSON text and digest come from domain/record-text.ts: stored in the index and handed
 // over with a record read from it, or made once per record object served from the search cache.
 // The records are the stored public records, returned as they are: their text is data, never
@@ -39,7 +39,7 @@ export function listJsonString(body: ListEnvelope, json: string): string {
 }
 
 /**
- * The weak entity tag of a list body (decisions 11): a digest of every record's digest, the
+ * The weak entity tag of a list body (contract §13): a digest of every record's digest, the
  * pagination and the meta without request_id (the only part that differs from one identical
  * response to the next), so equal content gives equal tags and any change a different one.
  */

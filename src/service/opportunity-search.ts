@@ -20,7 +20,7 @@ export interface Page {
 }
 
 /**
- * One keyset page of a request (decisions 3): the cursor is checked against the filters and the
+ * One keyset page of a request (contract §8.2): the cursor is checked against the filters and the
  * account before the index is asked, and the next cursor carries the last returned record's
  * position, bound to both. Anonymous pages (preview, accountId null) have no cursor.
  */
@@ -36,7 +36,7 @@ export async function searchPage(
     request.cursor !== undefined && accountId !== null
       ? await cursor.decode(request.cursor, { filterDigest: digest, accountId })
       : undefined;
-  // The digest binds the sort (decisions 13); a position of the other order's shape is forged.
+  // The digest binds the sort (contract §7.5); a position of the other order's shape is forged.
   if (searchAfter && searchAfter.length !== startPosition(request.filter.sort).length) {
     throw malformedCursor();
   }

@@ -7,7 +7,7 @@ import {
 } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
 
-// A dashboard asks the same count again and again (issue 25 item 6): parsing and validating its
+// A dashboard asks the same count again and again: parsing and validating its
 // query every time was a tenth of the count's own work. Parsing is a pure function of the
 // endpoint, the raw parameters, the taxonomy and the page size bound (no clock, no caller), so
 // its result is kept per process by those, frozen so that no request can change what the next

@@ -5,7 +5,7 @@ import { listEnvelope, redactForPreview, type ListEnvelope } from './envelopes';
 import { searchPage } from './opportunity-search';
 
 /**
- * The anonymous preview (contract 4.1, decisions 5): live records only, at most five, no paging,
+ * The anonymous preview (contract §9): live records only, at most five, no paging,
  * source details redacted. It needs no account, so it spends and meters nothing.
  */
 export async function previewOpportunities(

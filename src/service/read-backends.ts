@@ -7,7 +7,7 @@ import type { KeyLookup } from '../store/api-key-repo';
 import type { ChangeLog } from '../store/changes-repo';
 import type { HealthProbes } from './health';
 
-/** The canonical record of one id (detail, contract 4.4): Postgres, or the fast suite's array. */
+/** The canonical record of one id (detail, contract §5.5): Postgres, or the fast suite's array. */
 export interface RecordLookup {
   find(id: string): Promise<Opportunity | null>;
 }
@@ -20,7 +20,7 @@ export interface RecordLookup {
 export interface Backends {
   index: OpportunityIndex;
   records: RecordLookup;
-  /** The change feed's log (decisions 11). */
+  /** The change feed's log (contract §12). */
   changes: ChangeLog;
   meter: Metering;
   limits: RateLimiting;

@@ -54,7 +54,7 @@ export interface Caller {
   marketplaceVerified: boolean;
 }
 
-/** decisions 14: the byte budget of one tool result's text block (MCP_MAX_RESULT_BYTES). */
+/** contract §21.11: the byte budget of one tool result's text block (MCP_MAX_RESULT_BYTES). */
 export interface ResultBudget {
   maxBytes: number;
 }
@@ -66,15 +66,15 @@ export type FilterInput =
 
 export interface Served<T> {
   body: T;
-  /** Rate limit and usage headers of contract 8.3. */
+  /** Rate limit and usage headers of contract §18. */
   headers: Record<string, string>;
-  /** The entity tag of a list or count (decisions 11), for the REST adapter's ETag. */
+  /** The entity tag of a list or count (contract §13), for the REST adapter's ETag. */
   etag?: string;
-  /** 304: the client's copy is current; send the headers and no body (decisions 11). */
+  /** 304: the client's copy is current; send the headers and no body (contract §13). */
   notModified?: boolean;
 }
 
-/** A read refused with a typed error, and the headers of contract 8.3 that still go out with it. */
+/** A read refused with a typed error, and the headers of contract §18 that still go out with it. */
 export interface Refused {
   ok: false;
   error: ApiError;
@@ -98,7 +98,7 @@ interface Work<T> {
 
 /**
  * The authenticated read surface that REST and MCP both call, so they share data, quota, rate
- * limits and ledger. Every outcome, success or ApiError, carries the headers of contract 8.3.
+ * limits and ledger. Every outcome, success or ApiError, carries the headers of contract §18.
  */
 export class ReadService {
   private readonly index: Backends['index'];
@@ -106,11 +106,11 @@ export class ReadService {
   private readonly changeLog: Backends['changes'];
   private readonly meter: Metering;
   private readonly limits: RateLimiting;
-  /** decisions 12: free but expensive reads in flight per account. */
+  /** contract §19.8: free but expensive reads in flight per account. */
   private readonly expensive: ExpensiveGate;
-  /** Counts' parsed queries by their raw parameters (issue 25 item 6). */
+  /** Counts' parsed queries by their raw parameters. */
   private readonly parsedCounts = new ParsedRequests();
-  /** Counts' usage reads: one per account and event-loop turn (issue 25 item 6). */
+  /** Counts' usage reads: one per account and event-loop turn. */
   private readonly countUsage = new UsageReads((accountId) => this.meter.snapshot({ accountId }));
 
   constructor(
@@ -131,7 +131,7 @@ export class ReadService {
   /**
    * A list page. With `revalidation` (If-None-Match), the request id is spent only when the answer
    * is not 304: a 304 needs the same page (same ETag) and every record on it already delivered
-   * this period, so it consumes nothing (decisions 11).
+   * this period, so it consumes nothing (contract §13).
    */
   list(
     caller: Caller,
@@ -154,14 +154,14 @@ export class ReadService {
           request.appliedFilters,
         );
       const found = await this.expensive.run(accountId, request, window, async () => {
-        // decisions 11: unseen_only leaves out what the account already received this period.
+        // contract §11.1: unseen_only leaves out what the account already received this period.
         const exclude =
           request.filter.unseen_only === true
             ? (await this.meter.periodDeliveries(subject(caller))).delivered
             : undefined;
         return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
       });
-      // decisions 14: cut to the result budget before metering, so what is left out is never
+      // contract §21.11: cut to the result budget before metering, so what is left out is never
       // delivered or charged.
       const page = budget
         ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
@@ -180,7 +180,7 @@ export class ReadService {
           { maxNew: request.options.maxNew, newOnly: request.filter.unseen_only === true },
         ),
       );
-      // max_new and unseen_only may cut the page under the account lock (decisions 11).
+      // max_new and unseen_only may cut the page under the account lock (contract §11).
       const served = await servedPage(this.deps.cursor, page, outcome, accountId);
       const servedBody = served === page ? body : envelopeOf(served);
       return {
@@ -196,7 +196,7 @@ export class ReadService {
   /**
    * A count; 304 when `revalidation` matches its ETag (counts are free either way). A repeated
    * count (a dashboard refreshing) reuses its parsed query and its envelope's JSON and entity tag
-   * (issue 25 item 6). Its usage headers are read from the ledger beside the figures, in one read
+   *. Its usage headers are read from the ledger beside the figures, in one read
    * shared by the account's counts of the same event-loop turn, sent after all of them arrived
    * (usage-reads.ts).
    */
@@ -241,7 +241,7 @@ export class ReadService {
   }
 
   /**
-   * The 304 of a list page (decisions 11), or null: the client's tag matches this page and the
+   * The 304 of a list page (contract §13), or null: the client's tag matches this page and the
    * account already received every record on it this period, so serving it would consume nothing.
    */
   private async unchangedRepeats(
@@ -265,7 +265,7 @@ export class ReadService {
     return { body, usage, etag, notModified: true };
   }
 
-  /** The change feed (decisions 11): metered like list, tombstones free. REST only. */
+  /** The change feed (contract §12): metered like list, tombstones free. REST only. */
   changes(caller: Caller, query: Record<string, unknown>): Promise<Outcome<ChangesEnvelope>> {
     return this.serve(caller, true, async (ticket) => {
       const request = parseChangesQuery(query, caller.auth.limits.pageSize, this.deps);
@@ -291,7 +291,7 @@ export class ReadService {
     });
   }
 
-  /** One record; `options` carries its `fields` (decisions 13), read by the list's rules. */
+  /** One record; `options` carries its `fields` (contract §7.6), read by the list's rules. */
   detail(caller: Caller, id: unknown, options?: FilterInput): Promise<Outcome<DetailEnvelope>> {
     return this.serve(caller, true, async (ticket) => {
       if (typeof id !== 'string' || !isUuid(id)) {
@@ -320,7 +320,7 @@ export class ReadService {
   }
 
   /**
-   * decisions 11: GET /v1/usage and get_usage. Free and spends no request id, but counts against
+   * contract §5.7: GET /v1/usage and get_usage. Free and spends no request id, but counts against
    * the rate limit; the body repeats the headers of the same response.
    */
   async accountUsage(caller: Caller): Promise<Outcome<UsageEnvelope>> {
@@ -342,7 +342,7 @@ export class ReadService {
   }
 
   /**
-   * Common admission and header handling (decisions 7, 8). The rate limit comes first and costs no
+   * Common admission and header handling (contract §18.2, §19.1, §19.3). The rate limit comes first and costs no
    * Postgres work: a 429 spends no request id and takes its usage headers from the usage cache, so
    * a flood of refused calls costs the database nothing. A call that passes spends its request id
    * (billable calls) whatever happens next: its delivery spends it in its own first round trip
@@ -385,7 +385,7 @@ export class ReadService {
   }
 
   /**
-   * decisions 7: an admitted billable call spends its id whatever its outcome. One that failed
+   * contract §17.2: an admitted billable call spends its id whatever its outcome. One that failed
    * before its delivery spent it does so now, and a reused id is then the error the caller sees,
    * as it would have been had the id been spent first. A store that is unavailable (or cannot take
    * the id now) leaves the first error: asking it again would only double the wait.
@@ -410,7 +410,7 @@ export class ReadService {
   }
 
   /**
-   * Admission of an MCP POST (decisions 8, 9, 12). A `counted` message (tools/list, resources/*,
+   * Admission of an MCP POST (contract §21.10). A `counted` message (tools/list, resources/*,
    * server/discover, the taxonomy tool...) is held to the account's read rate limit like any call;
    * the handshake and notifications only to the looser protocol limit, showing the read window
    * without counting against it. Neither needs Postgres: usage headers come from the usage cache.
@@ -440,7 +440,7 @@ export class ReadService {
 
   /**
    * Usage headers for an error that names an account before a Caller exists (a 403 from
-   * authentication): every authenticated response that names an account carries them (decisions 7).
+   * authentication): every authenticated response that names an account carries them (contract §18.2).
    */
   async accountHeaders(err: ApiError): Promise<Record<string, string>> {
     if (!err.accountId) return {};

@@ -3,7 +3,7 @@ import type { CursorCodec } from '../search/cursor';
 import { listJson, recordJson } from './list-json';
 import type { Page } from './opportunity-search';
 
-// The result budget of decisions 14: the text block of one MCP tool result (the list envelope's
+// The result budget of contract §21.11: the text block of one MCP tool result (the list envelope's
 // JSON) stays within MCP_MAX_RESULT_BYTES. A page that would pass it stops before the record that
 // would: at least one record always comes, next_cursor continues right after the last returned
 // one (nothing is skipped, has_more is true), and the records left out are never delivered, so

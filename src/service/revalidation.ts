@@ -1,6 +1,6 @@
 import { entityTag } from '../infra/entity-tag';
 
-// Free revalidation (decisions 11): list and count responses carry an ETag; a matching
+// Free revalidation (contract §13): list and count responses carry an ETag; a matching
 // If-None-Match gets 304 when the response would be the same apart from meta.request_id.
 
 /** Says whether a client's validators match an entity tag (the HTTP adapter parses the field). */

@@ -4,7 +4,7 @@ import type { CursorCodec } from '../search/cursor';
 import type { Page } from './opportunity-search';
 
 /**
- * The page as the meter served it (decisions 11). max_new may stop it before the record that
+ * The page as the meter served it (contract §11.2). max_new may stop it before the record that
  * would overrun the budget: next_cursor then resumes right after the last considered record (or
  * where the page started, when it stopped at once), so nothing is skipped, and has_more stays true.
  * unseen_only may leave out a record a parallel page delivered meanwhile: it is not new any more.

@@ -8,7 +8,7 @@ export interface TaxonomyDocument {
   etag: string;
 }
 
-/** decisions 4: `{ version, root, nodes }`, the root among the nodes. Built once per taxonomy. */
+/** contract §4.4: `{ version, root, nodes }`, the root among the nodes. Built once per taxonomy. */
 export function taxonomyDocument(taxonomy: Taxonomy): TaxonomyDocument {
   const body: TaxonomyEnvelope = {
     version: taxonomy.version,

@@ -2,7 +2,7 @@ import type { UsageSnapshot } from '../billing/snapshot';
 
 // The usage headers of a count come from the ledger (contract §18.2, §18.3): one Postgres round
 // trip per count, the largest part of a repeated count's CPU once its figures are cached (the
-// socket write to Postgres alone; issue 25 item 6). A dashboard asks many counts of one account
+// socket write to Postgres alone). A dashboard asks many counts of one account
 // at once, so the counts of one account that ask in the same event-loop turn share one read, sent
 // at the end of that turn: it starts after every one of them arrived, so each sees every change
 // committed before it arrived, exactly as a read of its own would. A read already sent is never

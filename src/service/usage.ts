@@ -2,7 +2,7 @@ import type { UsageSnapshot } from '../billing/snapshot';
 import type { ResponseHeader } from '../domain/response-headers';
 import type { UsageEnvelope } from '../domain/usage-envelope';
 
-// decisions 11: the usage envelope is read off the response's own headers (contract 8.3), so that
+// contract §5.7: the usage envelope is read off the response's own headers (§18.3), so that
 // every figure equals its header by construction; only what no header carries (the period start,
 // the billing model) comes from the snapshot the headers were built from.
 

@@ -13,7 +13,7 @@ import {
 import { isUuid } from '../domain/ids';
 import { withTransaction } from './db';
 
-// Accounts (decisions 6) over the tables of migrations/003, mapped to the one account model of
+// Accounts (contract §15) over the tables of migrations/003, mapped to the one account model of
 // domain/account.ts. Their limits are a billing rule: billing/account-limits.ts.
 
 export { ACCOUNT_STATUSES, type Account, type AccountStatus };
@@ -30,14 +30,14 @@ const AccountPatchSchema = z.strictObject({
   balance_millicents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   allowance_override: count.nullable().optional(),
   rps_override: count.min(1).nullable().optional(),
-  // Overall maximum page size is 100 (contract 8.1).
+  // Overall maximum page size is 100 (contract §6.6, §15.1).
   page_size_override: z.number().int().min(1).max(100).nullable().optional(),
   period_start: z.date().nullable().optional(),
   period_end: z.date().nullable().optional(),
 });
 
 export type AccountPatch = z.input<typeof AccountPatchSchema>;
-/** Everything is optional: a new account starts on Free, plan-billed and active (contract 8.1). */
+/** Everything is optional: a new account starts on Free, plan-billed and active (contract §15.1). */
 export type AccountInput = AccountPatch;
 
 function validate(input: AccountPatch): AccountPatch {
@@ -47,7 +47,7 @@ function validate(input: AccountPatch): AccountPatch {
     throw new AccountInputError(`${issue?.path.join('.') ?? 'input'}: ${issue?.message ?? ''}`);
   }
   const { period_start: start, period_end: end } = parsed.data;
-  // A billing period is given whole or cleared whole (migration 003's CHECKs, decisions 6).
+  // A billing period is given whole or cleared whole (migration 003's CHECKs, contract §15.5).
   if ((start === undefined) !== (end === undefined) || (start === null) !== (end === null)) {
     throw new AccountInputError('period_start and period_end must be given together');
   }

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 
 /**
  * Runs `fn` while holding a session advisory lock named `name`, so that processes sharing one
- * database do it one at a time (decisions 10: several instances may start at once).
+ * database do it one at a time (contract §22.5: several instances may start at once).
  */
 export async function withAdvisoryLock<T>(pool: Pool, name: string, fn: () => Promise<T>) {
   const client = await pool.connect();

@@ -10,12 +10,12 @@ import {
 } from './account-repo';
 import type { KeyIndex } from './key-index';
 
-// API keys (contract 5, decisions 6): shown once at creation, stored only as a hash, listed by
+// API keys (contract §14.2): shown once at creation, stored only as a hash, listed by
 // prefix and label. Several per account; revoking one never creates a replacement.
 
 export const KEY_PREFIX = 'oppk_';
 const KEY_RANDOM_CHARS = 40;
-/** Listings show the first 12 characters of the key (decisions 6). */
+/** Listings show the first 12 characters of the key (contract §14.2). */
 export const DISPLAY_PREFIX_LENGTH = 12;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Shape of anything we could have issued; anything else is refused without a lookup. */
@@ -27,7 +27,7 @@ export interface ApiKeyRecord {
   account_id: string;
   label: string | null;
   prefix: string;
-  /** Optional per-key limits; the stricter of key and account applies (decisions 6). */
+  /** Optional per-key limits; the stricter of key and account applies (contract §15.4). */
   allowance: number | null;
   rps: number | null;
   created_at: Date;
@@ -156,7 +156,7 @@ export interface KeyWithAccount {
 }
 
 /**
- * What authentication asks of the key store (issue 12): Postgres here (pgKeyLookup), process
+ * What authentication asks of the key store: Postgres here (pgKeyLookup), process
  * memory in the fast suite (store/memory-accounts.ts).
  */
 export interface KeyLookup {
@@ -165,7 +165,7 @@ export interface KeyLookup {
   /** Records that the key was used (the caller rate-limits the writes). */
   touch(keyId: string): Promise<void>;
   /**
-   * Without a query (decisions 12): true when a key with this hash may exist, false when none
+   * Without a query (contract §14.5): true when a key with this hash may exist, false when none
    * does, undefined when that cannot be known now (store/key-index.ts). `waitMs`: how long a key
    * not known yet may take to arrive (its creation's notification on its way).
    */

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Opportunity } from '../domain/record';
 
-// The change feed read from the canonical store (decisions 11 "Change feed"). Every change to a
+// The change feed read from the canonical store (contract §12). Every change to a
 // record takes a new sync_seq (opportunity-repo.ts, writers serialised), so one row per record
 // holds its latest state at its latest position: keyset paging on sync_seq (indexed) visits each
 // record once, in the order its changes were indexed. A deletion keeps the row (deleted_at set,
@@ -36,7 +36,7 @@ const SINCE = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
   AND COALESCE(o.deleted_at, o.changed_at) >= $4::timestamptz
   ORDER BY o.sync_seq LIMIT $3`;
 
-/** Where the change feed reads from (issue 12): the store below, or the fast suite's memory. */
+/** Where the change feed reads from: the store below, or the fast suite's memory. */
 export interface ChangeLog {
   read(q: Omit<ChangeFeedQuery, 'alias'>): Promise<ChangeFeedRow[]>;
 }
@@ -49,7 +49,7 @@ export function pgChangeLog(pool: Pool, alias: string): ChangeLog {
 /**
  * The next `limit` changes after a position. Bounded by the alias's sync watermark, so the feed
  * never shows a change that list and count do not reflect yet ("the order their changes were
- * indexed", decisions 11).
+ * indexed", contract §12).
  */
 export async function readChanges(
   // A pool, or one client of it (a test reads the feed inside its own transaction).

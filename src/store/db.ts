@@ -4,11 +4,11 @@ import { pgConnection } from './pg-tls';
 export type Db = Pool;
 
 /**
- * `timeoutMs` (POSTGRES_TIMEOUT_MS, decisions 8) bounds every statement twice: on the server
+ * `timeoutMs` (POSTGRES_TIMEOUT_MS, contract §20.3) bounds every statement twice: on the server
  * (statement_timeout) and in the client (query_timeout, for a server or network that stops
  * answering altogether); TCP keepalive finds dead connections. Past it the caller gets 503
  * metering_unavailable (billing/pg-errors.ts). Without it (CLI bulk work) statements are unbounded.
- * `caFile`: DATABASE_CA_FILE; TLS follows the URL's `sslmode` (pg-tls.ts, issue 27).
+ * `caFile`: DATABASE_CA_FILE; TLS follows the URL's `sslmode` (pg-tls.ts).
  */
 export function createPool(
   databaseUrl: string,
@@ -56,7 +56,7 @@ export async function ensureDatabase(databaseUrl: string, caFile?: string): Prom
 
 /**
  * A COMMIT that was sent but not confirmed: no answer within its deadline, or the connection lost
- * before one came. The transaction may or may not have committed (decisions 12).
+ * before one came. The transaction may or may not have committed (contract §16.6.2).
  */
 export class CommitUnconfirmed extends Error {
   constructor(cause: unknown) {

@@ -1,7 +1,7 @@
 import { Client, type ClientConfig, type Notification } from 'pg';
 import type { Logger } from '../infra/logger';
 
-// decisions 12: unknown keys never reach Postgres at the caller's pace. Each API process holds the
+// contract §14.5: unknown keys never reach Postgres at the caller's pace. Each API process holds the
 // set of key hashes that exist, loaded once and kept current by the notification of
 // migrations/007_api_key_notify.sql, so a well-shaped but unknown key is answered from memory.
 //

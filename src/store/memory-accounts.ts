@@ -9,11 +9,11 @@ import {
   type KeyWithAccount,
 } from './api-key-repo';
 
-// Accounts and keys in process memory (issue 12): the fast suite's stand-in for the accounts and
+// Accounts and keys in process memory: the fast suite's stand-in for the accounts and
 // api_keys tables, serving the key lookup of authentication and the accounts the in-memory meter
 // bills. Keys are kept by hash, as in Postgres: the secret is returned once, at creation.
 
-/** The plans of migrations/003_accounts_and_keys.sql (contract 8.1). */
+/** The plans of migrations/003_accounts_and_keys.sql (contract §15.1). */
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
   free: plan('free', 'Free', 1000, 'calendar_month', 2, 25),
   builder: plan('builder', 'Builder', 25000, 'billing_period', 10, 100),

@@ -83,7 +83,7 @@ export async function upsertOpportunities(
 /**
  * Removes records from the canonical set and returns the ids it removed (stored, not already
  * removed). The row stays as a tombstone: it carries the removal to the index and to the change
- * feed, where deleted_at is the tombstone's changed_at (decisions 11).
+ * feed, where deleted_at is the tombstone's changed_at (contract §12).
  */
 export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<string[]> {
   return withTransaction(pool, async (client) => {

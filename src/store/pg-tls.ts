@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 
-// issue 27: `sslmode` in DATABASE_URL means what it means to libpq (psql, every managed service's
+// `sslmode` in DATABASE_URL means what it means to libpq (psql, every managed service's
 // documentation), and DATABASE_CA_FILE names the CA to trust. node-postgres alone reads `sslmode`
 // its own way (`require` verifies fully) and lets the URL override an `ssl` option given beside
 // it, so the TLS parameters are taken out of the URL here and turned into the driver's `ssl`.

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { Taxonomy, type TaxonomyNode } from '../domain/taxonomy';
 
-/** Loads the current taxonomy version (decisions 4: the root is one of the nodes). */
+/** Loads the current taxonomy version (contract §4.4: the root is one of the nodes). */
 export async function loadCurrentTaxonomy(pool: Pool): Promise<Taxonomy> {
   const version = await pool.query<{ version: string }>(
     'SELECT version FROM taxonomy_versions WHERE is_current',

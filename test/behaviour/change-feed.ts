@@ -6,7 +6,7 @@ import type { StartWorld, World } from '../support/worlds';
 import type { AccountInput } from '../../src/store/account-repo';
 import { ROOMY } from '../support/factories';
 
-// decisions 11 "Change feed": order of indexing, latest state once, tombstones, a cursor to poll
+// contract §12: order of indexing, latest state once, tombstones, a cursor to poll
 // from, metering like list, 402 all or nothing. One database for this file; the scenario builds up.
 
 type Item = Partial<Opportunity> & { id: string; deleted?: boolean; changed_at?: string };

@@ -4,7 +4,7 @@ import { useWorld, type StartFixtureWorld } from '../support/worlds';
 import { qs, type Query } from '../support/read-fixture';
 import { expectError, get } from '../support/read-http';
 
-// decisions 11, count facets over HTTP: every dimension, alone and nested, with and without
+// contract §10.2, count facets over HTTP: every dimension, alone and nested, with and without
 // filters, against an oracle computed from the fixture; the tie rule; errors; free of charge.
 
 /** Count facets against the oracle, in one world. */
@@ -77,7 +77,7 @@ export function countFacetBehaviour(start: StartFixtureWorld): void {
         expect(both.body.count).toBe(s.count);
       }
     }
-    // ongoing_contract counts contract_duration too (decisions 11).
+    // ongoing_contract counts contract_duration too (contract §10.2).
     const ongoing = res.body.groups.find((g: { value: string }) => g.value === 'ongoing_contract');
     const duration = res.body.groups.find(
       (g: { value: string }) => g.value === 'contract_duration',

@@ -13,7 +13,7 @@ export function mcpBehaviour(start: StartWorld): void {
   let key: string;
   let client: Client;
 
-  // decisions 9 and issue 8 through the official SDK client: the listing, each tool, paging against
+  // contract §21.5 and §21.8 through the official SDK client: the listing, each tool, paging against
   // REST, argument errors as isError envelopes, and source text returned as data.
 
   async function connect(headers: Record<string, string>): Promise<Client> {
@@ -66,7 +66,7 @@ export function mcpBehaviour(start: StartWorld): void {
   async function call(name: string, args: Record<string, unknown> = {}, c = client) {
     const result = await c.callTool({ name, arguments: args });
     const structured = result.structuredContent as Envelope;
-    // decisions 9: the text block is the same envelope as JSON.
+    // contract §21.7: the text block is the same envelope as JSON.
     expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(structured) }]);
     return { isError: result.isError === true, body: structured };
   }
@@ -213,7 +213,7 @@ export function mcpBehaviour(start: StartWorld): void {
     });
   });
 
-  describe('resources (decisions 11)', () => {
+  describe('resources (contract §21.5)', () => {
     it('lists and reads the taxonomy as taxonomy://occupations, the taxonomy envelope in JSON', async () => {
       expect(client.getServerCapabilities()?.resources).toBeDefined();
       const { resources } = await client.listResources();
@@ -238,7 +238,7 @@ export function mcpBehaviour(start: StartWorld): void {
     });
   });
 
-  // decisions 14: the same tools, schemas and answers in every protocol revision, over the real
+  // contract §21.4: the same tools, schemas and answers in every protocol revision, over the real
   // services: each client of the matrix lists what the 1.x client lists and reads the same page.
   describe.each(MCP_CLIENTS)('the same surface through the $name', (kind) => {
     it(`negotiates ${kind.revision}; same listing, same page, same error`, async () => {

@@ -4,7 +4,7 @@ import type { StartWorld, World } from '../support/worlds';
 import type { AccountInput } from '../../src/store/account-repo';
 import { ROOMY } from '../support/factories';
 
-// contract 8.2-8.3, decisions 6-8 end to end: the usage headers agree with the ledger.
+// contract §16, §18 end to end: the usage headers agree with the ledger.
 
 /** The usage headers against the ledger, end to end, in one world. */
 export function meteringBehaviour(start: StartWorld): void {
@@ -109,7 +109,7 @@ export function meteringBehaviour(start: StartWorld): void {
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'duplicate_request_id', request_id: id });
     expect(usage(again.h)).toMatchObject({ used: '2' });
-    // Counts spend no id (decisions 7).
+    // Counts spend no id (contract §17.2).
     expect((await get('/v1/opportunities/count', key, { 'X-Request-ID': id })).status).toBe(200);
     expect(
       (await get('/v1/opportunities?limit=2', key, { 'X-Request-ID': `${id}-2` })).status,

@@ -2,8 +2,8 @@ import { FIXTURE, expected, qs } from '../support/read-fixture';
 import { get, type Json } from '../support/read-http';
 import { useWorld, type StartFixtureWorld } from '../support/worlds';
 
-// Envelopes (decisions 4), the public record (decisions 1), applied_filters normalization
-// (decisions 2), count semantics (contract 4.3, 8.2) and detail (decisions 10) over HTTP.
+// Envelopes (contract §4), the public record (§2.1), applied_filters normalization
+// (§6.13), count semantics (§10.1, §16.2) and detail (§5.5) over HTTP.
 
 /** Envelopes, the public record, applied_filters, count and detail, in one world. */
 export function readEndpointBehaviour(start: StartFixtureWorld): void {
@@ -20,7 +20,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
 
   const keys = (o: object) => Object.keys(o).sort();
 
-  /** decisions 1: exactly the contract's fields plus evidence, nested objects as documented. */
+  /** contract §2.1, §2.4: exactly the contract's fields plus evidence, nested objects as documented. */
   function expectPublicRecord(r: Record<string, unknown>) {
     expect(keys(r)).toEqual(PUBLIC_FIELDS);
     const loc = r.location as object;

@@ -11,7 +11,7 @@ import {
 } from '../support/read-fixture';
 import { get, listAll } from '../support/read-http';
 
-// Every filter of contract 4.2 against the oracle of decisions 2, over real HTTP: the list's id set
+// Every filter of contract §6.1 against the oracle of §6, over real HTTP: the list's id set
 // and order (all pages at limit=100) and the count must both equal the oracle's answer.
 
 /** Every filter against the oracle, in one world. */
@@ -228,7 +228,7 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
     ],
   };
 
-  it('has cases for every filter parameter of contract 4.2', () => {
+  it('has cases for every filter parameter of contract §6.1', () => {
     const covered = new Set(
       Object.values(CASES).flatMap((cases) => cases.flatMap(([, q]) => Object.keys(q))),
     );

@@ -10,7 +10,7 @@ import { rawRequest } from '../support/raw-http';
 import { expectError, get, type Json } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// decisions 12 at the HTTP edge, over the in-memory capabilities: nosniff everywhere, no path
+// contract §5.10 at the HTTP edge, over the in-memory capabilities: nosniff everywhere, no path
 // echo, key-shaped request ids, the method matrix, readiness probes at most once a second,
 // PUBLIC_BASE_URL and the Origin check, server deadlines, preview redaction.
 
@@ -154,7 +154,7 @@ describe('an X-Request-ID shaped like an API key → 422, never used', () => {
   });
 });
 
-describe('methods (decisions 12)', () => {
+describe('methods (contract §5.11)', () => {
   const id = FIXTURE[0]?.id ?? '';
   const METERED = ['/v1/opportunities', `/v1/opportunities/${id}`, '/v1/opportunities/changes'];
   const FREE = [
@@ -345,7 +345,7 @@ describe('PUBLIC_BASE_URL and the /mcp Origin check', () => {
   });
 });
 
-describe('HTTP server deadlines (decisions 12)', () => {
+describe('HTTP server deadlines (contract §19.10)', () => {
   it('defaults: headers 10 s, the whole request 30 s', () => {
     const server = createHttpServer(createApp(compose(app.deps, app.world.backends)), parseEnv({}));
     expect(server.headersTimeout).toBe(10_000);
@@ -411,7 +411,7 @@ describe('HTTP server deadlines (decisions 12)', () => {
   });
 });
 
-describe('preview redaction (decisions 12)', () => {
+describe('preview redaction (contract §9.5)', () => {
   it('no canonical or application URL, sources reduced to their id, no source URL or id anywhere', async () => {
     const hidden = FIXTURE.flatMap((r) => [
       r.canonical_url,

@@ -2,7 +2,7 @@ import { FIXTURE } from '../support/read-fixture';
 import { expectError, get } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// Authentication (contract 5), metering (contract 8.2, decisions 6 and 7) and rates (decisions 8)
+// Authentication (contract §14), metering (§15, §16) and rates (§19)
 // over the in-memory accounts, meter and limiter, through the real app.
 
 let app: FastApp;
@@ -13,7 +13,7 @@ afterAll(() => app.close());
 const read = (path: string, key?: string, headers: Record<string, string> = {}) =>
   get(app.baseUrl, path, { key, headers });
 
-/** The usage headers of contract 8.3 on every authenticated response that names an account. */
+/** The usage headers of contract §18.2 on every authenticated response that names an account. */
 const USAGE_HEADERS = [
   'x-service-balance-millicents',
   'x-service-usage-charge-millicents',
@@ -86,7 +86,7 @@ describe('metering', () => {
     expect(res.headers.get('x-service-balance-millicents')).toBe('300');
   });
 
-  it('legacy models (decisions 6): an entitlement past its allowance is 402 opportunity_quota_exhausted; a wallet includes nothing', async () => {
+  it('legacy models (contract §15.3): an entitlement past its allowance is 402 opportunity_quota_exhausted; a wallet includes nothing', async () => {
     const entitled = app.reader({ billing_model: 'legacy_entitlement', allowance_override: 2 });
     const res = await read('/v1/opportunities?limit=3', entitled.key);
     expectError(res, 402, 'opportunity_quota_exhausted');

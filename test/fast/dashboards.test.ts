@@ -9,7 +9,7 @@ import { qs, type Query } from '../support/read-fixture';
 import { expectError, get } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// decisions 13 over the in-memory index (the fast suite): histograms and rate statistics equal the
+// contract §10.4, §10.5 over the in-memory index (the fast suite): histograms and rate statistics equal the
 // oracle, the bucket bound and bad parameters, MIN_AGGREGATE_COUNT, and nothing consumed.
 // test/integration/dashboards.test.ts holds OpenSearch to the same oracle.
 

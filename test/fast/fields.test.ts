@@ -3,7 +3,7 @@ import { expectError, get } from '../support/read-http';
 import { MCP_CLIENTS, type McpClient } from '../support/mcp-clients';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// decisions 13 `fields` on list and detail (REST) and both MCP record tools: every record has
+// contract §7.6 `fields` on list and detail (REST) and both MCP record tools: every record has
 // exactly id plus the named fields, unknown names are 400 invalid_filter, metering and paging are
 // unchanged, and the ETag covers the shape. (The change feed: test/integration/fields.test.ts.)
 

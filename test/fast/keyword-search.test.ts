@@ -3,7 +3,7 @@ import { idsOf, qs } from '../support/read-fixture';
 import { expectError, get, listAll } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// decisions 13 over the in-memory index (memory-text.ts): the keyword cases of the integration
+// contract §7 over the in-memory index (memory-text.ts): the keyword cases of the integration
 // suite, relevance paging and the cursor's binding, in seconds. The index contract test holds the
 // in-memory answers to OpenSearch's on the same fixture.
 

@@ -3,7 +3,7 @@ import { FIXTURE, expected, idsOf } from '../support/read-fixture';
 import { MCP_CLIENTS, type McpClient } from '../support/mcp-clients';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// /mcp (decisions 9, 14) through the official SDK clients over the in-memory capabilities: every
+// /mcp (contract §21) through the official SDK clients over the in-memory capabilities: every
 // tool, paging, and failures as isError results carrying the REST error envelope, for each client
 // and protocol revision of the matrix (the 1.x client, the 2.x client pinned to 2025-06-18,
 // 2025-11-25 and 2026-07-28, and the 2.x client negotiating).

@@ -42,7 +42,7 @@ it('serves /llms.txt, /v1/openapi.json and /docs', async () => {
   expect(llms.status).toBe(200);
   const guide = await llms.text();
   expect(guide).toMatch(/\/v1\/opportunities/);
-  // issue 23: the size of a record in tokens, with and without fields.
+  // The size of a record in tokens, with and without fields.
   const { record } = RECORD_TOKENS;
   expect(guide).toContain(`A whole record is about ${record.whole} tokens`);
   expect(guide).toContain(

@@ -4,7 +4,7 @@ import { FIXTURE, expected, idsOf, qs, type Query } from '../support/read-fixtur
 import { expectError, get, listAll } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// The authenticated REST reads over the in-memory capabilities (issue 12): list, count, detail and
+// The authenticated REST reads over the in-memory capabilities: list, count, detail and
 // the change feed, answered by the real app and compared with the fixture's oracle.
 
 let app: FastApp;

@@ -3,7 +3,7 @@ import { get } from '../support/read-http';
 import { MCP_CLIENTS, type McpClient } from '../support/mcp-clients';
 import { startFastApp, type FastApp } from './support/fast-app';
 
-// decisions 14, the result budget: the text block of a search_opportunities result stays within
+// contract §21.11, the result budget: the text block of a search_opportunities result stays within
 // MCP_MAX_RESULT_BYTES; a page that would pass it stops before the record that would (at least one
 // record comes), next_cursor continues right after the last returned record, and what was left
 // out is neither delivered nor charged. The fixture's records are about 1.5 KB each.

@@ -7,7 +7,7 @@ import { StatementRecorder } from '../support/pg-statements';
 import { get, newReader } from '../support/read-http';
 import { ROOMY } from '../support/factories';
 
-// decisions 12: unknown keys never reach Postgres at the caller's pace. 1,000 random well-shaped
+// contract §14.5: unknown keys never reach Postgres at the caller's pace. 1,000 random well-shaped
 // keys from one address cost the key store at most a few lookups a second (store/key-index.ts and
 // the budget of service/auth.ts), a valid key is served all along, and a key created or revoked by
 // another process (here: another pool, as the CLI would) takes effect within 1 s. Before the key

@@ -10,7 +10,7 @@ import { manualClock, startAuthApp, type AuthApp } from '../support/auth-app';
 import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 6 (accounts, keys) and 10 (the admin CLI), against the real Postgres.
+// contract §14.2, §15 (accounts, keys) and §22.9 (the admin CLI), against the real Postgres.
 
 // Each CLI run is a child process of 1 to 2 s (the project-level testTimeout is not applied).
 jest.setTimeout(60_000);

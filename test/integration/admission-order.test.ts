@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { newReader, type Reader } from '../support/read-http';
 import { StatementRecorder } from '../support/pg-statements';
 
-// decisions 7 and 8: the rate limit is checked before any Postgres work; a refused call spends no
+// contract §19.3, §17.2: the rate limit is checked before any Postgres work; a refused call spends no
 // request id, and a flood of refused calls (REST and MCP alike) costs the database nothing.
 // Authentication's own key lookup (api_keys, cached per key for about a second) is allowed.
 

@@ -1,7 +1,7 @@
 import { accountWithKey, startAuthApp, type AuthApp } from '../support/auth-app';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 8: past AUTH_FAILURES_PER_MINUTE failed authentications in a minute from one address,
+// contract §19.5: past AUTH_FAILURES_PER_MINUTE failed authentications in a minute from one address,
 // 429 rate_limit_exceeded with Retry-After. A context of its own: the limit is 3 here.
 
 let ctx: TestContext;
@@ -44,7 +44,7 @@ describe('authentication failure throttle', () => {
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
 
     // The throttle answers only missing and bad keys: a valid key from the same address is
-    // served on every endpoint (decisions 8).
+    // served on every endpoint (contract §19.5).
     expect((await app.call('/rest', {})).status).toBe(429);
     expect((await app.call('/rest', { 'X-API-Key': key.key })).status).toBe(200);
     expect((await app.call('/mcp', { Authorization: `Bearer ${key.key}` })).status).toBe(200);

@@ -5,7 +5,7 @@ import { CACHE_TTL_MS } from '../../src/service/auth';
 import { accountWithKey, manualClock, startAuthApp, type AuthApp } from '../support/auth-app';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// contract 5 and 7 (401/403), decisions 6 and 8, over real HTTP and the real Postgres.
+// contract §14.3 (401/403), §15.2 and §19.5, over real HTTP and the real Postgres.
 
 let ctx: TestContext;
 let app: AuthApp;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ensureDatabase } from '../../src/store/db';
 
-// The production build as the image lays it out (issue 14, item 1): tsc output in dist/ beside
+// The production build as the image lays it out: tsc output in dist/ beside
 // migrations/ and index-mappings/, started with plain node from another working directory in
 // production mode against the real services; the built CLI makes the account and key. So a path
 // that only works from src/ or through tsx fails here.
@@ -107,7 +107,7 @@ it(
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: unknown[]; pagination: { returned: number } };
     expect(body.pagination.returned).toBe(body.data.length);
-    // Production mode: no demo account was made (decisions 10).
+    // Production mode: no demo account was made (contract §22.4).
     expect(output.join('')).not.toContain('demo account');
   },
   SLOW,

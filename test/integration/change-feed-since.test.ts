@@ -4,7 +4,7 @@ import { readChanges } from '../../src/store/changes-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 11 "Change feed", since: migration 005 lets the planner read a recent since by time
+// contract §12, since: migration 005 lets the planner read a recent since by time
 // (opportunities_change_time) instead of walking sync_seq from the start. Whichever path the
 // planner takes, the pages must be the same: here each path is forced in its own rolled-back
 // transaction (the other index dropped, sequential scans off) and both are held to an oracle

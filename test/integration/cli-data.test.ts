@@ -4,7 +4,7 @@ import { MIGRATIONS_DIR } from '../../src/store/migrate';
 import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 10: the data commands as an operator runs them, each printing one JSON object.
+// contract §22.9: the data commands as an operator runs them, each printing one JSON object.
 
 let ctx: TestContext;
 beforeAll(async () => {

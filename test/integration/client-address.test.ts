@@ -1,9 +1,9 @@
 import { createTestContext, type TestContext } from '../support/harness';
 import { expectError, get, newReader } from '../support/read-http';
 
-// decisions 8: the client address is the socket's unless TRUST_PROXY says which proxies to
+// contract §19.6: the client address is the socket's unless TRUST_PROXY says which proxies to
 // believe; IPv6 addresses are grouped by /64; a valid key is never refused for its address's
-// failed authentications. decisions 9: /mcp checks Origin.
+// failed authentications. contract §21.3: /mcp checks Origin.
 
 const preview = (ctx: TestContext, forwardedFor: string) =>
   get(ctx.baseUrl, '/v1/preview/opportunities', { headers: { 'X-Forwarded-For': forwardedFor } });

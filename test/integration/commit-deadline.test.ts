@@ -8,7 +8,7 @@ import { startCommitProxy, type CommitProxy } from '../support/pg-commit-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { expectError, get, newReader, serve, type Reader } from '../support/read-http';
 
-// decisions 12: a delivery's COMMIT is never cut by the client-side query timeout
+// contract §16.6.2: a delivery's COMMIT is never cut by the client-side query timeout
 // (POSTGRES_TIMEOUT_MS). Once the database has the commit, the client gets the delivered page;
 // a commit not confirmed within its own deadline (POSTGRES_COMMIT_TIMEOUT_MS) is a 503 that says
 // the delivery may have been recorded, and a retry then finds its records free (repeats).

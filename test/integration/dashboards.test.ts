@@ -15,7 +15,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { qs, type Query } from '../support/read-fixture';
 import { expectError, get, newReader, type Reader } from '../support/read-http';
 
-// decisions 13, histograms and rate statistics, against the real OpenSearch through REST and MCP,
+// contract §10.4, §10.5, histograms and rate statistics, against the real OpenSearch through REST and MCP,
 // compared with an oracle computed from the fixture (test/support/dashboard-fixture.ts): bucket
 // edges, empty buckets, records without a rate, one-sided rates, several units and currencies;
 // every combination with filters and group_by; bad parameters; free of charge.

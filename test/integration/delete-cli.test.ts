@@ -5,7 +5,7 @@ import { runCli } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 
-// decisions 10 `delete ID [ID...]` as an operator runs it: removed records are 404 in detail, gone
+// contract §22.9 `delete ID [ID...]` as an operator runs it: removed records are 404 in detail, gone
 // from list and count (the index is synced before it returns) and tombstones in the change feed;
 // unknown ids are reported, the others still deleted, and the exit status says so.
 

@@ -3,8 +3,8 @@ import { launchChromium } from '../support/browser';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader } from '../support/read-http';
 
-// GET /docs (decisions 11) in a real headless browser: the page renders every documented path,
-// loads nothing from outside the instance, and "Try it out" on the preview returns 200. Issue 23:
+// GET /docs (contract §5.8.2) in a real headless browser: the page renders every documented path,
+// loads nothing from outside the instance, and "Try it out" on the preview returns 200. Also:
 // operations grouped by the five tags, a first screen that says how to get a key, where /mcp and
 // /llms.txt are and what costs what, "Try it out" on from the start, the key kept across a
 // reload, and the contract's acceptable use where the change feed is described.

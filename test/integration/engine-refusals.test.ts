@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { aliasOnIndexWithoutRecordNumbers } from '../support/legacy-index';
 import { expectError, get, newReader } from '../support/read-http';
 
-// decisions 12: a search-engine 400 that the caller's input did not cause (here: the delivered
+// contract §20.5.2: a search-engine 400 that the caller's input did not cause (here: the delivered
 // ids of unseen_only and new_count over the index's max_terms_count) is 503 search_unavailable,
 // never 422, and spends no request id: the same id then works once the engine takes the query.
 // The delivered records go by id only to an index without record numbers (mapping 4 or older; by

@@ -9,8 +9,8 @@ import { startHangProxy, type HangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { expectError, get, newReader, serve, type Json } from '../support/read-http';
 
-// decisions 12: at most 2 free-but-expensive operations (new_count, unseen_only, group_by,
-// histograms and statistics of decisions 13) in flight per account; more → 429
+// contract §19.8: at most 2 free-but-expensive operations (new_count, unseen_only, group_by,
+// histograms and statistics of contract §10.4, §10.5) in flight per account; more → 429
 // rate_limit_exceeded with Retry-After 1 and the contract's headers, spending no request id, through REST and MCP. Requests are held in flight for real:
 // the app's search engine sits behind a proxy that keeps their search calls until released.
 

@@ -11,7 +11,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp, type ServedApp } from '../support/serve-app';
 import { ROOMY } from '../support/factories';
 
-// The fast subset of `npm run faults` (issue 15): Postgres cut through a TCP proxy and a private
+// The fast subset of `npm run faults`: Postgres cut through a TCP proxy and a private
 // Redis stopped, each under a small steady mixed load, then restored. The full run (cluster, API
 // instances as processes, kill -9) is `npm run faults`.
 

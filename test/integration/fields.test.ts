@@ -4,7 +4,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { newReader } from '../support/read-http';
 
-// decisions 13 `fields` on the change feed (the fast suite covers list, detail and MCP): records
+// contract §7.6 `fields` on the change feed (the fast suite covers list, detail and MCP): records
 // carry exactly id and the named fields, tombstones are unchanged, metering is as without fields,
 // and the documented schema holds for both.
 

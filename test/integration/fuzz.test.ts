@@ -18,7 +18,7 @@ import { FIXTURE } from '../support/read-fixture';
 import { get } from '../support/read-http';
 import { ROOMY } from '../support/factories';
 
-// issue 11, item 10: random and malformed requests at every endpoint, with and without a key.
+// Random and malformed requests at every endpoint, with and without a key.
 // Properties: a documented status, the error envelope on errors, never a 5xx or anything internal
 // in a body, and the ledger moved only by what a response reports (checks.ts). `npm test` runs a
 // fixed seed and few runs; `npm run fuzz` runs more (FUZZ_RUNS, FUZZ_SEED; FUZZ_SEED=random picks
@@ -141,7 +141,7 @@ describe('every endpoint keeps its documented answers and the ledger under hosti
   );
 
   it(
-    'keyword search q: operators anywhere, any unicode, 200 characters (decisions 13)',
+    'keyword search q: operators anywhere, any unicode, 200 characters (contract §7.4)',
     () => check(keywordRequest(world)),
     TIMEOUT,
   );

@@ -8,7 +8,7 @@ import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 
-// decisions 10 `import`, 11 "Change feed": a deletion line {"id", "deleted": true} removes a stored
+// contract §22.10 `import`, §12: a deletion line {"id", "deleted": true} removes a stored
 // record as `delete ID` does (detail 404, gone from list and count, a tombstone in the feed); a
 // deletion of an id that is not stored is a bad line (number and reason, exit 1) and the other
 // lines still apply, in file order.

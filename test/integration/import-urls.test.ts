@@ -6,7 +6,7 @@ import { importNdjson } from '../../src/service/import-records';
 import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 10: URLs in records are absolute http or https URLs; import rejects any other scheme
+// contract §2.7.1: URLs in records are absolute http or https URLs; import rejects any other scheme
 // as a bad line (line number and reason) and writes nothing of it.
 
 const HOSTILE = [

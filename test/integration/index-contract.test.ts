@@ -17,7 +17,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { HOSTILE_QUERIES, KEYWORD_CASES, KEYWORD_FIXTURE } from '../support/keyword-fixture';
 import { FIXTURE, idsOf, type Query } from '../support/read-fixture';
 
-// issue 12: the in-memory opportunity index (the fast suite's) must give OpenSearch's answers.
+// The in-memory opportunity index (the fast suite's) must give OpenSearch's answers.
 // The same questions go to both over the read fixture: counts, every page of a keyset walk with
 // its positions, preview's live-only pages, exclusions (unseen_only, new_count) and facets.
 
@@ -50,7 +50,7 @@ async function deliveredByNumber(delivered: readonly string[]): Promise<Delivere
   return { count: rows.length, bitmap, ids };
 }
 
-/** Every filter parameter of contract 4.2 at least once, as a client spells it, and mixes. */
+/** Every filter parameter of contract §6.1 at least once, as a client spells it, and mixes. */
 const QUERIES: Query[] = [
   {},
   { published_after: '2026-09-05' },
@@ -133,7 +133,7 @@ describe.each(QUERIES.map((q) => [label(q), q] as const))('filters %s', (_label,
   });
 });
 
-// decisions 13: the keyword search over titles chosen for stemming, synonyms, phrases, exclusion
+// contract §7.2, §7.3: the keyword search over titles chosen for stemming, synonyms, phrases, exclusion
 // and OR (keyword-fixture.ts), alone and with filters. The in-memory analysis is cruder than the
 // engine's; these are the cases where the fast suite relies on it agreeing.
 const KEYWORD_QUERIES: Query[] = [
@@ -192,7 +192,7 @@ describe.each(FACET_FILTERS)('facets with filters %j', (q) => {
 });
 
 describe.each(FACET_FILTERS)('histograms and rate statistics with filters %j', (q) => {
-  // decisions 13: the raw figures (non-empty buckets, unordered statistics) of both indexes.
+  // contract §10.4, §10.5: the raw figures (non-empty buckets, unordered statistics) of both indexes.
   it.each(HISTOGRAM_FIELDS.flatMap((f) => HISTOGRAM_INTERVALS.map((i) => [f, i] as const)))(
     'histogram=%s interval=%s and stats=rate agree',
     async (field, interval) => {
@@ -243,7 +243,7 @@ describe('the change log (change feed)', () => {
   });
 });
 
-describe('the plans (contract 8.1)', () => {
+describe('the plans (contract §15.1)', () => {
   it('the in-memory accounts bill by the same plans as the store', async () => {
     const { rows } = await ctx.deps.pool.query<Record<string, unknown>>(
       `SELECT id, label, opportunity_allowance, period_kind, requests_per_second, max_page_size

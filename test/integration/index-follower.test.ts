@@ -6,7 +6,7 @@ import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// decisions 12: `import FILE --no-sync` writes the store only and works while the search engine is
+// contract §22.10.3: `import FILE --no-sync` writes the store only and works while the search engine is
 // unreachable; a running API (its index follower, SYNC_INTERVAL_MS) then lists the new records
 // and stops listing the deleted ones, with no command run. Every text field has a bound at
 // import, evidence[].value included (500).

@@ -7,7 +7,7 @@ import { get, newReader } from '../support/read-http';
 
 // Postgres kept, the search engine's data destroyed (a new node, a wiped volume, an index deleted
 // by hand): sync_state's watermark says everything is indexed, but the index behind the alias is
-// another one, empty. The index follower (decisions 12) notices by the index's uuid (migration
+// another one, empty. The index follower (contract §22.8) notices by the index's uuid (migration
 // 009) and fills it again from watermark 0. Its passes are called here directly, no timers.
 
 let ctx: TestContext;

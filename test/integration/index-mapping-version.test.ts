@@ -12,7 +12,7 @@ import { KEYWORD_FIXTURE, titled } from '../support/keyword-fixture';
 import { idsOf, qs } from '../support/read-fixture';
 import { get, newReader } from '../support/read-http';
 
-// issue 22: a deployment whose live index was built before the keyword-search mapping moves to it
+// A deployment whose live index was built before the keyword-search mapping moves to it
 // with `cli reindex` (a new version, an atomic alias swap), and the server tells the operator so
 // until then (main.ts logs staleMappingWarning at start).
 

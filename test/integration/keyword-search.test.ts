@@ -19,7 +19,7 @@ import {
 } from '../support/read-fixture';
 import { expectError, get, listAll, newReader, type Reader } from '../support/read-http';
 
-// decisions 13 (issue 22): keyword search `q` and sort=relevance against the real OpenSearch, over
+// contract §7: keyword search `q` and sort=relevance against the real OpenSearch, over
 // HTTP: every rule of the syntax and the analysis (keyword-fixture.ts), q with every other filter,
 // keyset paging under relevance, the cursor's binding, and bad q values.
 
@@ -149,7 +149,7 @@ describe('q in the envelope and the other endpoints', () => {
 });
 
 describe('q ANDs with every other filter', () => {
-  // One value per filter of contract 4.2, against the read fixture's oracle: the list under q and
+  // One value per filter of contract §6.1, against the read fixture's oracle: the list under q and
   // the filter is exactly the list under q intersected with the oracle's answer for the filter.
   const SAMPLES: Record<string, string> = {
     published_after: '2026-09-05',

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { createTools } from '../../src/mcp/tools';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 11: GET /llms.txt, a plain-text guide for agents, no key. It must stay accurate: every
+// contract §5.8.3: GET /llms.txt, a plain-text guide for agents, no key. It must stay accurate: every
 // documented /v1 path, query and header parameter, every MCP tool and tool argument is named in it.
 
 let ctx: TestContext;

@@ -2,7 +2,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { rawRequest } from '../support/raw-http';
 import { expectError, get, newReader } from '../support/read-http';
 
-// decisions 8: bad percent-escapes (path or query), invalid UTF-8 and oversized requests are
+// contract §20.4: bad percent-escapes (path or query), invalid UTF-8 and oversized requests are
 // refused with a documented status and the error envelope, never a 500, with or without a key.
 
 let ctx: TestContext;

@@ -6,7 +6,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, expected, idsOf } from '../support/read-fixture';
 import { newReader, type Reader } from '../support/read-http';
 
-// decisions 11 through the MCP SDK client: count_opportunities with group_by, group_limit and
+// contract §10.2 through the MCP SDK client: count_opportunities with group_by, group_limit and
 // include_new_count; search_opportunities with unseen_only and max_new; the same codes as REST.
 
 let ctx: TestContext;

@@ -12,8 +12,8 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 
-// decisions 7-9 at the HTTP edge of /mcp: authentication before the protocol, 405s, the headers
-// of contract 8.3 on the HTTP response, request ids, and the rate limit shared with REST.
+// contract §17, §18, §21 at the HTTP edge of /mcp: authentication before the protocol, 405s, the headers
+// of contract §18 on the HTTP response, request ids, and the rate limit shared with REST.
 
 let ctx: TestContext;
 let server: Server;
@@ -116,8 +116,8 @@ describe('authentication before the protocol', () => {
   });
 });
 
-describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)', () => {
-  /** The envelope of decisions 4, its request id the X-Request-ID header, and nothing else. */
+describe('protocol edges: HTTP refusals carry the error envelope (contract §20.4)', () => {
+  /** The envelope of contract §4.7, its request id the X-Request-ID header, and nothing else. */
   async function expectEnvelope(res: Response, status: number, code: string, parameter?: string) {
     const body = (await res.json()) as { error: Record<string, unknown> };
     expect({ status: res.status, body }).toEqual({
@@ -192,7 +192,7 @@ describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)',
     },
   );
 
-  // decisions 12: revisions since 2025-06-18 have no batches; one is refused whole, before any of
+  // contract §21.10: revisions since 2025-06-18 have no batches; one is refused whole, before any of
   // its messages runs.
   it.each([
     ['with a bad member', `[${ping},{"id":2}]`],
@@ -224,7 +224,7 @@ describe('protocol edges: HTTP refusals carry the error envelope (decisions 8)',
     await expectEnvelope(res, 400, 'invalid_filter', 'body');
   });
 
-  // decisions 12 and the MCP transport specification: 400, whichever era the version looks like.
+  // contract §21.4.3 and the MCP transport specification: 400, whichever era the version looks like.
   it.each(['1999-01-01', '2099-01-01', 'latest'])(
     'an unsupported MCP-Protocol-Version (%s) → 400 invalid_filter naming it',
     async (version) => {
@@ -366,7 +366,7 @@ describe('malformed params of a well-formed message (fuzz counterexamples)', () 
   });
 });
 
-describe('batches are refused whole (decisions 12)', () => {
+describe('batches are refused whole (contract §21.10)', () => {
   it('a batch of 100 taxonomy calls is one small 400, not 10 MB', async () => {
     const batch = Array.from({ length: 100 }, (_, i) => toolCall(i, 'get_occupation_taxonomy', {}));
     const res = await post(JSON.stringify(batch), { 'X-API-Key': await newKey() });
@@ -403,7 +403,7 @@ describe('headers and request ids', () => {
 
   it('the handshake shows the window without counting; tools/list counts like any call', async () => {
     // Free: 2 requests a second. connect() sends initialize, initialized (neither counted) and
-    // tools/list (counted, decisions 12).
+    // tools/list (counted, contract §21.10).
     const { client, seen } = await connect({ 'X-API-Key': await newKey({ plan: 'free' }) });
     const headers = seen.headers ?? new Headers();
     expect(headers.get('x-ratelimit-limit')).toBe('2');
@@ -456,7 +456,7 @@ describe('one rate limit across REST and MCP', () => {
     const { client, seen } = await connect({ 'X-API-Key': key });
     const rest = () =>
       fetch(`${baseUrl}/v1/opportunities/count`, { headers: { 'X-API-Key': key } });
-    // connect()'s tools/list counted (decisions 12); this REST count is the second request.
+    // connect()'s tools/list counted (contract §21.10); this REST count is the second request.
     expect((await rest()).status).toBe(200);
     const limited = await client.callTool({ name: 'count_opportunities', arguments: {} });
     expect(limited.isError).toBe(true);
@@ -477,7 +477,7 @@ describe('one rate limit across REST and MCP', () => {
     await client.close();
   });
 
-  // decisions 12: every MCP method counts against the request rate limit, refused before any work.
+  // contract §21.10: every MCP method counts against the request rate limit, refused before any work.
   it.each([
     ['tools/list', 'tools/list', {}],
     ['resources/list', 'resources/list', {}],
@@ -497,7 +497,7 @@ describe('one rate limit across REST and MCP', () => {
     expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const body = (await last?.json()) as object;
     if (label === 'get_usage') {
-      // A tool the ReadService limits answers its 429 as a tool result (decisions 9).
+      // A tool the ReadService limits answers its 429 as a tool result (contract §21.5).
       expect(statuses[2]).toBe(200);
       expect(body).toMatchObject({
         result: { isError: true, structuredContent: { error: { code: 'rate_limit_exceeded' } } },

@@ -8,7 +8,7 @@ import { usageCommand } from '../../src/cli/commands/usage';
 import { createAccount, createKey, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 10: `usage --account ID` agrees with the usage headers (contract 8.3).
+// contract §22.9: `usage --account ID` agrees with the usage headers (§18.3).
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -6,8 +6,8 @@ import { ApiError } from '../../src/domain/errors';
 import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// Issue 7 "Done when": dozens of parallel requests over several keys of one account never
-// over-deliver past allowance plus balance and never double charge (decisions 7, 8).
+// Dozens of parallel requests over several keys of one account never
+// over-deliver past allowance plus balance and never double charge (contract §16.4, §16.7).
 
 let ctx: TestContext;
 let pool: Pool;

@@ -11,7 +11,7 @@ import {
 } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// contract 8.2, decisions 6-7: the ledger against a real Postgres.
+// contract §15, §16: the ledger against a real Postgres.
 
 let ctx: TestContext;
 let meter: PgMeter;
@@ -208,7 +208,7 @@ describe('deliver', () => {
   });
 
   it('reads the new period when the one it remembered has ended (one meter, the clock moves)', async () => {
-    // The meter guesses an account's period from its last call to save a round trip (issue 13);
+    // The meter guesses an account's period from its last call to save a round trip;
     // a guess made stale by the clock must never count the old period's deliveries.
     const s = await subjectFor({ allowanceOverride: 5 });
     let now = new Date('2025-06-30T23:59:59Z');
@@ -348,7 +348,7 @@ describe('retention', () => {
   });
 });
 
-describe('request ids (decisions 7)', () => {
+describe('request ids (contract §17)', () => {
   it('spends an id once per account: a reuse is 409 duplicate_request_id', async () => {
     const s = await subjectFor({});
     const t = await subjectFor({});

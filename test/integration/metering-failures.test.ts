@@ -6,7 +6,7 @@ import { ApiError } from '../../src/domain/errors';
 import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// decisions 7: "When the metering store cannot record a delivery: 503 metering_unavailable,
+// contract §16.6: "When the metering store cannot record a delivery: 503 metering_unavailable,
 // nothing delivered." Fail closed, never a free delivery.
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {

@@ -4,7 +4,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 
-// contract 8.2, decisions 7 over HTTP: dozens of parallel list requests from several keys of one
+// contract §16 over HTTP: dozens of parallel list requests from several keys of one
 // account never deliver past allowance + balance, never double charge, and each ends 200 or 402.
 
 const GROUPS = 12;

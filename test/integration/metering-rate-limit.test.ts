@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimits, RateLimitExceeded, rateLimitHeaders } from '../../src/billing/rate-limit';
 
-// decisions 8: one-second windows per account and per key on Redis, 429 rate_limit_exceeded with an
-// integer Retry-After; the service keeps answering when Redis is absent or fails (issue 7).
+// contract §19.1: one-second windows per account and per key on Redis, 429 rate_limit_exceeded with an
+// integer Retry-After; the service keeps answering when Redis is absent or fails.
 
 const redisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The options bootstrap.ts uses: commands fail fast instead of queueing while disconnected. */

@@ -12,7 +12,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp as serve, type ServedApp } from '../support/serve-app';
 import { ROOMY } from '../support/factories';
 
-// GET /metrics (issue 15): Prometheus text with requests, latency, deliveries and charges, upstream
+// GET /metrics: Prometheus text with requests, latency, deliveries and charges, upstream
 // failures, rate-limit refusals and the limiter fallback. The registry is per process, so every
 // assertion compares a value before and after what the test did.
 
@@ -229,7 +229,7 @@ describe('with METRICS_TOKEN', () => {
     ['no credentials', {}, 'missing_api_key'],
     ['a wrong token', { Authorization: 'Bearer scrape-secret-2' }, 'invalid_api_key'],
     ['the token as an API key', { 'X-API-Key': 'scrape-secret-1' }, 'missing_api_key'],
-  ])('answers 401 with %s (decisions 12)', async (_name, headers: Record<string, string>, code) => {
+  ])('answers 401 with %s (§22.7.3)', async (_name, headers: Record<string, string>, code) => {
     const res = await fetch(`${app.url}/metrics`, { headers });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
@@ -246,7 +246,7 @@ describe('with METRICS_TOKEN', () => {
   });
 });
 
-describe('in production mode (decisions 12)', () => {
+describe('in production mode (contract §22.7.3)', () => {
   const production = (token?: string) =>
     serve({
       ...ctx.deps,

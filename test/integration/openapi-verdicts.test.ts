@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// Issue 23, item 5: Schemathesis's "rejected a schema-compliant request" check, reproduced. For a
+// Schemathesis's "rejected a schema-compliant request" check, reproduced. For a
 // query parameter value, two verdicts: the served document's schema for that parameter (the value
 // deserialized as an OpenAPI client or gateway would: integers, booleans, comma lists with
 // style: form, explode: false), and the service's answer (2xx accepted, 400/422 rejected). They
@@ -13,9 +13,9 @@ import { get, newReader, type Reader } from '../support/read-http';
 // - cursors: opaque and signed (not tested here);
 // - leniency: the service trims surrounding whitespace and takes lower-case country codes, which
 //   the schema leaves out (a schema-valid value is still never refused);
-// - sort=relevance needs q (decisions 13), a rule between two parameters that a parameter's
+// - sort=relevance needs q (contract §7.5), a rule between two parameters that a parameter's
 //   schema cannot state: alone, it is refused by the service only;
-// - partners: histogram and interval are only taken together (decisions 13), a dependency between
+// - partners: histogram and interval are only taken together (contract §10.4), a dependency between
 //   parameters that OpenAPI cannot state; each is judged with a valid partner beside it.
 // The account has page size 100, so limit's maximum is the document's.
 
@@ -168,7 +168,7 @@ it('declares every array as a comma list (style: form, explode: false)', () => {
 });
 
 // The reports of a Schemathesis run against the old document ("rejected a schema-compliant
-// request"), and their neighbours, each with the service's exact answer (decisions 2: a wrong
+// request"), and their neighbours, each with the service's exact answer (contract §6.2: a wrong
 // format is 422 validation_error, an unknown value 400 invalid_filter, a page too large 400
 // page_size_exceeded) and the schema's verdict on the same value.
 const FINDINGS: [Path, string, string, number, boolean][] = [
@@ -221,7 +221,7 @@ const FINDINGS: [Path, string, string, number, boolean][] = [
   ['/v1/opportunities/changes', 'since', '2026-13-01', 422, false],
   ['/v1/opportunities/changes', 'since', '2026-01-31', 200, true],
   ['/v1/opportunities/changes', 'limit', '0', 422, false],
-  // decisions 13: q is 1 to 200 characters once trimmed (400 invalid_filter otherwise), commas are text.
+  // contract §7.4: q is 1 to 200 characters once trimmed (400 invalid_filter otherwise), commas are text.
   ['/v1/opportunities', 'q', '', 400, false],
   ['/v1/opportunities', 'q', '   ', 400, false],
   ['/v1/opportunities', 'q', 'x'.repeat(201), 400, false],

@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { CONTRACT_FILTERS, FIXTURE } from '../support/read-fixture';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// GET /v1/openapi.json (contract 9, decisions 4): a valid OpenAPI 3.1 document that matches the
+// GET /v1/openapi.json (contract §5.8.1): a valid OpenAPI 3.1 document that matches the
 // routes actually served, the contract's parameter lists, and the responses actually sent.
 
 interface Operation {
@@ -91,7 +91,7 @@ describe('the document', () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 
-  // Issue 14: Redocly's recommended rules, zero problems (errors and warnings alike).
+  // Redocly's recommended rules, zero problems (errors and warnings alike).
   it('passes Redocly lint (recommended) with no error and no warning', async () => {
     const problems = await lintFromString({
       source: JSON.stringify(doc),
@@ -101,14 +101,14 @@ describe('the document', () => {
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
   });
 
-  // decisions 11: shared schemas are named components, reused by $ref, never inlined again.
+  // contract §5.8.1: shared schemas are named components, reused by $ref, never inlined again.
   it('names the shared schemas and references the record instead of inlining it', () => {
     for (const name of [
       'Opportunity', 'ListEnvelope', 'CountEnvelope', 'DetailEnvelope', 'ErrorEnvelope', 'Taxonomy',
       'HistogramBucket', 'RateStatistics',
     ]) expect(Object.keys(doc.components.schemas)).toContain(name); // prettier-ignore
     const schemas = doc.components.schemas as Record<string, { properties: Record<string, never> }>;
-    // decisions 13: a record is whole, or sparse when the request named fields.
+    // contract §7.6: a record is whole, or sparse when the request named fields.
     const served = {
       anyOf: [
         { $ref: '#/components/schemas/Opportunity' },
@@ -121,7 +121,7 @@ describe('the document', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/PreviewOpportunity' },
     });
-    // decisions 13: the histogram and rate-statistics shapes are components too.
+    // contract §10.4, §10.5: the histogram and rate-statistics shapes are components too.
     expect(schemas.CountEnvelope?.properties.histogram).toMatchObject({
       type: 'array',
       items: { $ref: '#/components/schemas/HistogramBucket' },
@@ -170,7 +170,7 @@ describe('the document', () => {
     }
   });
 
-  it('has the parameters of contract 4.1-4.3 and decisions 11 and 13, no more, no less', () => {
+  it('has the parameters of contract §6, §7, §9.2, §10 and §11, no more, no less', () => {
     const PREVIEW = [
       'published_after', 'job_family', 'job_subfamily', 'job_class', 'level', 'engagement_model',
       'commercial_eligibility', 'remote', 'region', 'rate_min', 'pay_basis', 'work_structure',
@@ -204,12 +204,12 @@ describe('the document', () => {
     const detail = op('/v1/opportunities/{opportunity_id}').parameters ?? [];
     expect(detail.find((p) => p.in === 'path')?.name).toBe('opportunity_id');
     expect(detail.some((p) => p.in === 'header' && p.name === 'X-Request-ID')).toBe(true);
-    // decisions 13: fields on the detail and the change feed as on list.
+    // contract §7.6: fields on the detail and the change feed as on list.
     expect(detail.some((p) => p.in === 'query' && p.name === 'fields')).toBe(true);
     expect(queryNames('/v1/opportunities/changes')).toContain('fields');
   });
 
-  // Issue 23: a typed surface a generator or a validating gateway can take at its word.
+  // A typed surface a generator or a validating gateway can take at its word.
   it('types the query parameters: integers, comma lists of enums, enums, patterns', () => {
     const param = (path: string, name: string) =>
       op(path).parameters?.find((p) => p.in === 'query' && p.name === name);
@@ -266,7 +266,7 @@ describe('the document', () => {
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['ApiKeyHeader']);
   });
 
-  it('documents the q syntax with examples, and the sort orders (decisions 13)', () => {
+  it('documents the q syntax with examples, and the sort orders (contract §7.3, §7.5)', () => {
     const param = (path: string, name: string) =>
       (op(path).parameters ?? []).find((p) => p.in === 'query' && p.name === name) as
         { description?: string; schema?: Record<string, unknown> } | undefined;
@@ -293,7 +293,7 @@ describe('the document', () => {
     expect(secured('/v1/taxonomy/occupations')).toBe(false);
   });
 
-  it('documents the usage headers of contract 8.3 on authenticated responses', () => {
+  it('documents the usage headers of contract §18 on authenticated responses', () => {
     const headers = Object.keys(op('/v1/opportunities').responses['200']?.headers ?? {});
     for (const name of [
       'X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
@@ -305,7 +305,7 @@ describe('the document', () => {
     ]) expect(headers).toContain(name); // prettier-ignore
   });
 
-  // Contract 7 and 8.3: 429 carries Retry-After; decisions 8: so does 503 search_unavailable.
+  // Contract §19.2: 429 carries Retry-After; §20.5: so does 503 search_unavailable.
   it.each([
     ['/v1/opportunities', '429'],
     ['/v1/opportunities', '503'],

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-// issue 11 item 1: scripts/opensearch-local.sh run as a child process against FAKE distributions
+// scripts/opensearch-local.sh run as a child process against FAKE distributions
 // (OPENSEARCH_DIST_DIR): one whose bin/opensearch writes its pid file late, one that dies, one that
 // never becomes healthy. Each case gets its own copy of the script (so its own checkout, state and
 // lock) and its own OPENSEARCH_LOCAL_ROOT.

@@ -109,8 +109,8 @@ function poolWithBrokenRecordQuery(pool: Pool): Pool {
   });
 }
 
-// issue 12: only an unavailable store is a retryable 503; a store bug (a SQL error) is a 500, so
-// that it is seen rather than retried (billing/pg-errors.ts, decisions 7).
+// Only an unavailable store is a retryable 503; a store bug (a SQL error) is a 500, so
+// that it is seen rather than retried (billing/pg-errors.ts, contract §16.6).
 it('a SQL error in the store is 500 internal_server_error, not 503 metering_unavailable', async () => {
   const id = makeRecord().id;
   const app = await serve({ ...ctx.deps, pool: poolWithBrokenRecordQuery(ctx.deps.pool) });

@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, expected, idsOf, qs, type Query } from '../support/read-fixture';
 import { expectError, get, newReader } from '../support/read-http';
 
-// The anonymous preview (contract 4.1, decisions 5): no key, live records only, at most five, its
+// The anonymous preview (contract §9): no key, live records only, at most five, its
 // own parameter list, no pagination, source details redacted, rate limited per client address.
 
 let ctx: TestContext;
@@ -25,7 +25,7 @@ const livePreview = (q: Query, limit = 5) =>
     .filter((r) => r.liveness_status === 'live')
     .slice(0, limit);
 
-// decisions 12: no URL to reach the record either.
+// contract §9.5: no URL to reach the record either.
 const redacted = (r: Opportunity) => ({
   ...r,
   canonical_url: null,
@@ -94,7 +94,7 @@ describe('without a key', () => {
   });
 });
 
-describe('each preview parameter (contract 4.1) matches the oracle, live only', () => {
+describe('each preview parameter (contract §9.2) matches the oracle, live only', () => {
   const cases: [string, Query][] = [
     ['published_after', { published_after: '2026-09-08' }],
     ['job_family', { job_family: 'data' }],

@@ -13,7 +13,7 @@ import {
   type ServerProcess,
 } from '../support/server-process';
 
-// decisions 10, issue 11 item 8: production mode, concurrent starts and SIGTERM, with the API as
+// contract §22.4, §22.5, §22.6: production mode, concurrent starts and SIGTERM, with the API as
 // a child process (tsx src/main.ts) against the real Postgres and OpenSearch.
 
 jest.setTimeout(240_000);

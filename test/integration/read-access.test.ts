@@ -6,7 +6,7 @@ import { FIXTURE } from '../support/read-fixture';
 import { expectError, get, newReader, type Json } from '../support/read-http';
 
 // The section 7 codes that list, count and detail produce beyond request validation: 401, 402,
-// 403, 409, 429, each with the exact envelope and Cache-Control: no-store (decisions 8).
+// 403, 409, 429, each with the exact envelope and Cache-Control: no-store (contract §5.9).
 
 let ctx: TestContext;
 const ids = FIXTURE.slice(0, 5).map((r) => r.id);
@@ -100,7 +100,7 @@ describe('409 duplicate_request_id', () => {
       headers,
     });
     expectAuthError(detail, 409, 'duplicate_request_id');
-    // An id spent by a failed request (400) is spent too (decisions 7).
+    // An id spent by a failed request (400) is spent too (contract §17.2).
     const bad = { 'X-Request-ID': 'dup-after-400' };
     expect(
       (await get(ctx.baseUrl, '/v1/opportunities?level=ceo', { key: reader.key, headers: bad }))

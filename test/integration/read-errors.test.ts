@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE } from '../support/read-fixture';
 import { expectError, get, newReader, type Json, type Reader } from '../support/read-http';
 
-// Request errors of the list, count and detail endpoints over HTTP (contract 7, decisions 2, 4, 7,
+// Request errors of the list, count and detail endpoints over HTTP (contract §4.7, §6, §17.2, §20.1,
 // 8): exact envelopes with details.parameter/reason, the 400/422 split, page sizes, request ids.
 
 let ctx: TestContext;
@@ -221,7 +221,7 @@ describe('X-Request-ID', () => {
   });
 });
 
-describe('errors after authentication carry the headers of contract 8.3', () => {
+describe('errors after authentication carry the headers of contract §18.2', () => {
   it.each([
     ['/v1/opportunities?level=ceo'],
     ['/v1/opportunities?limit=0'],
@@ -250,7 +250,7 @@ describe('errors after authentication carry the headers of contract 8.3', () => 
   });
 });
 
-// decisions 3: "Any cursor problem (not a JWS, ...) → 400 malformed_cursor". An empty cursor is
+// contract §8.4: "Any cursor problem (not a JWS, ...) → 400 malformed_cursor". An empty cursor is
 // not a JWS; today it is answered 422 validation_error by the generic empty-value check.
 it('an empty cursor is a cursor problem → 400 malformed_cursor', async () => {
   const res = await list('cursor=');

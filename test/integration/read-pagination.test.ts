@@ -8,7 +8,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, expected, idsOf, inListOrder, qs } from '../support/read-fixture';
 import { expectError, get, listAll, newReader, serve, type Reader } from '../support/read-http';
 
-// Order and keyset pagination (decisions 3): total order, completeness under a fixed inventory,
+// Order and keyset pagination (contract §8): total order, completeness under a fixed inventory,
 // has_more/next_cursor, limit changes, and every cursor defect → 400 malformed_cursor.
 
 const NEW_SECRET = 'new-cursor-secret-0123456789abcdef-XYZ';

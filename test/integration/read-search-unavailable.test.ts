@@ -8,7 +8,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE } from '../support/read-fixture';
 import { expectError, get, newReader, serve, type Json, type Reader } from '../support/read-http';
 
-// decisions 8: the search engine unreachable → 503 search_unavailable with Retry-After, fast,
+// contract §20.5: the search engine unreachable → 503 search_unavailable with Retry-After, fast,
 // nothing charged. The app under test shares ctx's database, ledger and Redis; only its search
 // client points at a dead address (connection refused) or at a socket that never answers.
 
@@ -96,7 +96,7 @@ describe.each([
     // The ledger, read through the healthy app: unchanged.
     const count = await get(ctx.baseUrl, '/v1/opportunities/count', { key: reader.key });
     expect(count.headers.get('x-service-opportunity-used')).toBe('2');
-    // decisions 7: a retry after a 503 needs a new id.
+    // contract §16.6: a retry after a 503 needs a new id.
     const retry = await get(ctx.baseUrl, '/v1/opportunities?limit=3', {
       key: reader.key,
       headers: { 'X-Request-ID': id },

@@ -2,7 +2,7 @@ import { deleteOpportunities, upsertOpportunities } from '../../src/store/opport
 import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// issue 25 item 5: every record has a stable integer (migration 009), the key of the bitmap
+// Every record has a stable integer (migration 009), the key of the bitmap
 // exclusion of new_count and unseen_only. It is given once, kept through updates, deletion and
 // re-import, and an import draws numbers only for ids it has not seen (the range is 31 bits).
 

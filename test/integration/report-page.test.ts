@@ -12,7 +12,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// issue 24's picture for people: `cli report` writes a self-contained HTML page from the API's own
+// The dashboards' picture for people: `cli report` writes a self-contained HTML page from the API's own
 // count answer. A real headless Chromium opens it: the chart's bars and the rate table show the
 // API's numbers, nothing is loaded from anywhere, no key is inside, and hostile text stays text.
 

@@ -4,8 +4,8 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader } from '../support/read-http';
 import { StatementRecorder } from '../support/pg-statements';
 
-// decisions 7: every admitted list, detail or feed call spends its request id, whatever its
-// outcome. Since issue 13 a delivery spends it in its own first round trip instead of a round trip
+// contract §17.2: every admitted list, detail or feed call spends its request id, whatever its
+// outcome. A delivery spends it in its own first round trip instead of a round trip
 // of its own before the search: these tests hold the round-trip count and every way an id gets
 // spent (served, repeats, zero results, 402, 404, concurrent reuse).
 

@@ -5,7 +5,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 
-// decisions 11 "Free revalidation": ETag on list and count; If-None-Match → 304 with no body, the
+// contract §13 "Free revalidation": ETag on list and count; If-None-Match → 304 with no body, the
 // usage and rate-limit headers, no usage figure changed and no request id spent; a list page with a
 // record the account has not received this period is served and metered as usual.
 

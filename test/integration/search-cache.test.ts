@@ -8,7 +8,7 @@ import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// issue 13, item 3: counts and list pages are cached per process, keyed by the query and the index
+// Counts and list pages are cached per process, keyed by the query and the index
 // generation. A cache must never serve what a sync, reindex or import (in this process or another)
 // has changed, and what a response costs always comes from the ledger, never from the cache.
 
@@ -78,7 +78,7 @@ it('a sync in this process invalidates cached counts and pages at once', async (
   ]);
 });
 
-it("a repeated count's kept envelope and ETag follow the generation (issue 25)", async () => {
+it("a repeated count's kept envelope and ETag follow the generation", async () => {
   const query = 'level=senior&job_family=data';
   const ask = (etag?: string) =>
     get(ctx.baseUrl, `/v1/opportunities/count?${query}`, {

@@ -20,7 +20,7 @@ import {
 } from '../support/server-process';
 import { throwawayCa, type ThrowawayCa } from '../support/throwaway-ca';
 
-// issue 27: the API and the CLI reach the real local OpenSearch through the fronts a managed
+// The API and the CLI reach the real local OpenSearch through the fronts a managed
 // cluster has (TLS with a private CA, basic authentication, SigV4), in production mode; a wrong
 // secret or an untrusted certificate stops start-up with one line that names the upstream and
 // the reason, without a stack trace and without the secret.

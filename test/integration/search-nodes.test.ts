@@ -7,7 +7,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 
-// issue 15: several OpenSearch nodes in OPENSEARCH_URL, and the index layout from the settings.
+// Several OpenSearch nodes in OPENSEARCH_URL, and the index layout from the settings.
 // The shared test instance is one node, so a second "node" here is a dead address: the client
 // must skip it, from start-up on, without failing a request.
 

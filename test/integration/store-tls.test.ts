@@ -18,7 +18,7 @@ import {
   type TlsRedis,
 } from '../support/throwaway-servers';
 
-// issue 27: Postgres with sslmode and a CA file, Redis over rediss:// with a CA file and an ACL
+// Postgres with sslmode and a CA file, Redis over rediss:// with a CA file and an ACL
 // user, each against a server of the test's own that serves TLS with a throwaway CA (the shared
 // Postgres and Redis are never reconfigured). The whole start-up (bootstrap) runs against them.
 

@@ -6,7 +6,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { aliasOnLegacyIndex, indexLegacyDocuments } from '../support/legacy-index';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// issue 25 item 1: a list page is spliced from each record's JSON text stored in the index
+// A list page is spliced from each record's JSON text stored in the index
 // (mapping 4), not parsed and serialized again. The records served must be the stored records,
 // whether the index holds the stored texts or is an index of older code holding record objects
 // (not yet rebuilt), and `fields` must still shape each record.

@@ -2,7 +2,7 @@ import taxonomyJson from '../../src/domain/taxonomy/occupations.v1.json';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get } from '../support/read-http';
 
-// GET /v1/taxonomy/occupations (contract 2.4, 4.5; decisions 4): no key, { version, root, nodes }
+// GET /v1/taxonomy/occupations (contract §4.4, §5.6): no key, { version, root, nodes }
 // with the root among the nodes, a consistent hierarchy, ETag and Cache-Control, 304 on a match.
 
 interface Node {

@@ -7,7 +7,7 @@ import type { TestContext } from '../support/harness';
 import { expected, idsOf } from '../support/read-fixture';
 import { type Reader } from '../support/read-http';
 
-// The typed client (issue 14, item 7): the committed types are what openapi-typescript makes of
+// The typed client: the committed types are what openapi-typescript makes of
 // the served document, and the README's openapi-fetch example runs against a live server.
 
 let ctx: TestContext;
@@ -35,7 +35,7 @@ it('clients/typescript/schema.ts is generated from the served document, unchange
   expect(check).toBe('up to date');
 });
 
-// Issue 23: the generated types are typed (limit: 3, level: ['senior', 'staff']), and the quickstart
+// The generated types are typed (limit: 3, level: ['senior', 'staff']), and the quickstart
 // compiles as a strict client project would build it (strict, noUncheckedIndexedAccess,
 // exactOptionalPropertyTypes). clients/typescript/typed-query.ts also holds @ts-expect-error lines
 // that fail the compile should a parameter loosen back to text.

@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, expected, idsOf, qs, type Query } from '../support/read-fixture';
 import { expectError, get, listAll, newReader, type Reader } from '../support/read-http';
 
-// decisions 11 over HTTP: new_count and new_cost_millicents against an oracle (the fixture minus
+// contract §10.3 over HTTP: new_count and new_cost_millicents against an oracle (the fixture minus
 // what the account was served), also past 65,536 deliveries; unseen_only paging; max_new budgets,
 // paging that skips nothing, and budgets held under parallel pages.
 
@@ -260,7 +260,7 @@ describe('max_new=N', () => {
     let total = 0;
     const everyNew: string[] = [];
     for (const [i, res] of responses.entries()) {
-      // decisions 12: at most 2 unseen_only pages of one account in flight; the others 429.
+      // contract §19.8: at most 2 unseen_only pages of one account in flight; the others 429.
       if (res.status === 429 && i % 2 === 1) {
         expect(res.body.error.code).toBe('rate_limit_exceeded');
         continue;

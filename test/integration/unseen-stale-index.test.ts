@@ -10,7 +10,7 @@ import { aliasOnIndexWithoutRecordNumbers } from '../support/legacy-index';
 import { FIXTURE, expected, idsOf, qs, type Query } from '../support/read-fixture';
 import { get, listAll, newReader, type Reader } from '../support/read-http';
 
-// issue 25 item 5: new_count and unseen_only leave delivered records out by record number, a
+// New_count and unseen_only leave delivered records out by record number, a
 // field of mapping 5. An index built by older code (mapping 4) has no numbers until its rebuild
 // (local mode's start, `cli reindex` in production): meanwhile both stay exact (by id), and the
 // rebuild carries every record's number.

@@ -9,7 +9,7 @@ import { startHangProxy, type HangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { expectError, get, newReader, serve } from '../support/read-http';
 
-// decisions 8: every upstream call has a deadline. A Redis that stops answering hands the limits
+// contract §20.3: every upstream call has a deadline. A Redis that stops answering hands the limits
 // to the in-process limiter after REDIS_TIMEOUT_MS; a Postgres that stops answering is 503
 // metering_unavailable after POSTGRES_TIMEOUT_MS; any search-engine failure that is not the
 // caller's fault (429, 5xx...) is 503 search_unavailable, never 500.

@@ -4,8 +4,8 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { accountWithKey, roomyKey } from '../support/factories';
 
-// decisions 11: GET /v1/usage and the MCP tool get_usage say in one body what the usage headers of
-// contract 8.3 say on the same response, for every billing model (decisions 6); free, no request
+// contract §5.7: GET /v1/usage and the MCP tool get_usage say in one body what the usage headers of
+// contract §18.3 say on the same response, for every billing model (§18.4); free, no request
 // id spent, counted against the rate limit.
 
 let ctx: TestContext;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-// Debian's chromium driven by playwright-core (issue 14): no browser download, so the tests run
+// Debian's chromium driven by playwright-core: no browser download, so the tests run
 // wherever `apt-get install -y chromium` ran. .ci/run installs it; a missing browser fails the
 // test rather than skipping it.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

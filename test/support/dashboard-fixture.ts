@@ -2,7 +2,7 @@ import type { Opportunity, Rate } from '../../src/domain/record';
 import type { RateStatsEntry } from '../../src/domain/aggregates';
 import { CLASSES, classified, makeRecord } from './fixtures';
 
-// decisions 13's fixture and oracle: records placed on the edges that matter (a month's last
+// contract §10.4, §10.5's fixture and oracle: records placed on the edges that matter (a month's last
 // instant and the next one's first, a Sunday night and a Monday 00:00, a week across the new
 // year, weeks and a month with no record), with and without published_at, and rates of every
 // shape (none, both bounds, min only, max only) in several units and currencies. The oracle uses

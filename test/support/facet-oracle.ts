@@ -2,8 +2,8 @@ import taxonomyJson from '../../src/domain/taxonomy/occupations.v1.json';
 import type { Opportunity } from '../../src/domain/record';
 import { ORACLE, expected, type Query } from './read-fixture';
 
-// An oracle of decisions 11's count facets over the read fixture, built on the filter oracle of
-// decisions 2 (no src/ logic): a bucket counts the matching records that the filter `dim=value`
+// An oracle of contract §10.2's count facets over the read fixture, built on the filter oracle of
+// contract §6 (no src/ logic): a bucket counts the matching records that the filter `dim=value`
 // matches; buckets by count desc, then String(value) code-unit order; other_count the matching
 // records matched by no returned bucket.
 

@@ -3,9 +3,9 @@ import { startTcpForwarder } from './tcp-forwarder';
 /**
  * A TCP forwarder to a real service that can be made to hang: after hang(), the connections stay
  * open but nothing more reaches either side, as with a frozen server or a silent network. Used to
- * show that every upstream call has a deadline (decisions 8).
+ * show that every upstream call has a deadline (contract §20.3).
  * hold() keeps what clients send instead (counting the HTTP requests among it) until release()
- * forwards it all: requests stay in flight for exactly as long as a test needs (decisions 12).
+ * forwards it all: requests stay in flight for exactly as long as a test needs (contract §19.8).
  */
 export interface HangProxy {
   port: number;

@@ -29,7 +29,7 @@ function adminUrl(): string {
 }
 
 /**
- * One isolated world per test file: its own database (so its own index alias, decisions 10), the
+ * One isolated world per test file: its own database (so its own index alias, contract §22.3), the
  * shared real OpenSearch and Redis, and the app listening on an ephemeral port.
  */
 export async function createTestContext(
@@ -55,7 +55,7 @@ export async function createTestContext(
   const logs: string[] = [];
   const logger = createLogger(env.LOG_LEVEL, (line) => logs.push(line));
   const deps = await bootstrap({ env, logger, poolSize: 12 });
-  // The index follower of the server process (decisions 12), for the tests that ask for it by
+  // The index follower of the server process (contract §22.8), for the tests that ask for it by
   // setting SYNC_INTERVAL_MS: the others control when the index is synced.
   const follower =
     overrides.SYNC_INTERVAL_MS === undefined

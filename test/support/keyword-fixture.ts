@@ -1,7 +1,7 @@
 import type { Opportunity } from '../../src/domain/record';
 import { CLASSES, classified, makeRecord } from './fixtures';
 
-// Records for the keyword search (decisions 13, issue 22): titles chosen for stemming (developer /
+// Records for the keyword search (contract §7.2): titles chosen for stemming (developer /
 // developers), every synonym pair of the repository's list written one way or the other, phrases
 // and their word order, case, accents, possessives, punctuation, OR and exclusions. Unclassified
 // and without specializations or organizations unless a case needs them, so that only the named
@@ -63,7 +63,7 @@ export function titled(...titles: string[]): string[] {
     .map((r) => r.id);
 }
 
-/** Queries and the titles each must return: the rules of decisions 13, one case each. */
+/** Queries and the titles each must return: the rules of contract §7.2, §7.3, one case each. */
 export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: string[]]> = [
   [
     'stemming: developer matches developers',

@@ -62,7 +62,7 @@ export async function indexLegacyDocuments(
 }
 
 /**
- * Puts the alias on an index of the mapping before record numbers (issue 25 item 5) holding
+ * Puts the alias on an index of the mapping before record numbers holding
  * `records` as code of that mapping indexed them, and tells the processes the index changed (as
  * the reindex that swapped it in would).
  */

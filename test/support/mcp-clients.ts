@@ -5,7 +5,7 @@ import {
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 
-// The MCP client matrix of decisions 14 (issue 23): /mcp driven by the 1.x SDK client, the 2.x
+// The MCP client matrix of contract §21.4: /mcp driven by the 1.x SDK client, the 2.x
 // client pinned to each protocol revision, and the 2.x client negotiating (auto). The same tests
 // run through each; `revision` is what the connection must end up speaking.
 

@@ -1,7 +1,7 @@
 import { startTcpForwarder } from './tcp-forwarder';
 
 /**
- * A TCP forwarder to Postgres that can delay the server's answer to COMMIT (decisions 12): the
+ * A TCP forwarder to Postgres that can delay the server's answer to COMMIT (contract §16.6.2): the
  * COMMIT itself reaches the server at once, so the transaction commits; only the client learns it
  * late, or never. `delayCommitReplies(ms)` applies to the COMMITs sent from then on; Infinity
  * holds their answers until the connection closes.

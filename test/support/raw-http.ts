@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 
 // Requests as bytes, for what fetch refuses to send (invalid UTF-8, raw control characters,
-// oversized headers): the server must still answer with a documented status (decisions 8).
+// oversized headers): the server must still answer with a documented status (contract §20.4).
 
 export interface RawReply {
   status: number;

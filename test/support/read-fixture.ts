@@ -4,7 +4,7 @@ import type { Location, Opportunity, Rate } from '../../src/domain/record';
 import { CLASSES, classified, makeRecord } from './fixtures';
 
 // A deliberately varied, deterministic inventory for the read-surface tests, and an oracle that
-// implements decisions 2 and 3 over it WITHOUT using any of src/ (only the taxonomy data file), so
+// implements contract §6 and §8 over it WITHOUT using any of src/ (only the taxonomy data file), so
 // that the service is compared with the documented semantics, not with itself.
 
 type Chain = readonly (string | null)[];
@@ -224,7 +224,7 @@ export const FIXTURE: readonly Opportunity[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Oracle: decisions 2 (one small predicate per parameter) and decisions 3 (order).
+// Oracle: contract §6 (one small predicate per parameter) and §8.1 (order).
 
 const ms = (value: string): number => {
   const t = new Date(value).getTime();
@@ -263,7 +263,7 @@ type Predicate = (r: Opportunity, value: string, q: Query) => boolean;
 const upper = (r: Opportunity) => (r.rate ? (r.rate.max ?? r.rate.min) : null);
 const lower = (r: Opportunity) => (r.rate ? (r.rate.min ?? r.rate.max) : null);
 
-/** decisions 2, one predicate per filter parameter of contract 4.2. */
+/** contract §6, one predicate per filter parameter of §6.1. */
 export const ORACLE: Record<string, Predicate> = {
   published_after: (r, v) => r.published_at !== null && ms(r.published_at) >= ms(v),
   published_before: (r, v) => r.published_at !== null && ms(r.published_at) <= ms(v),
@@ -308,12 +308,12 @@ export const ORACLE: Record<string, Predicate> = {
   changed_since: (r, v) => ms(r.changed_at) >= ms(v),
 };
 
-/** Every filter parameter of contract 4.2, as the contract lists them. */
+/** Every filter parameter of contract §6.1, as the contract lists them. */
 export const CONTRACT_FILTERS = Object.keys(ORACLE);
 
 export const freshness = (r: Opportunity): number => ms(r.published_at ?? r.first_seen);
 
-/** decisions 3: freshness descending, then id ascending. */
+/** contract §8.1: freshness descending, then id ascending. */
 export function inListOrder(records: readonly Opportunity[]): Opportunity[] {
   return [...records].sort(
     (a, b) => freshness(b) - freshness(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),

@@ -90,7 +90,7 @@ export async function serve(app: Express): Promise<{ baseUrl: string; close(): P
 const ERROR_KEYS = ['code', 'message', 'request_id', 'details'];
 
 /**
- * Checks the error envelope of decisions 4 exactly: `{ error: { code, message, request_id,
+ * Checks the error envelope of contract §4.7 exactly: `{ error: { code, message, request_id,
  * details? } }`, request_id equal to the X-Request-ID header, and for 400/422 details naming the
  * parameter (and the reason, when given).
  */

@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 
-// issue 27: the real local OpenSearch behind the kinds of front a managed cluster has: TLS with a
+// The real local OpenSearch behind the kinds of front a managed cluster has: TLS with a
 // private CA, HTTP basic authentication, and SigV4 signature checks as Amazon OpenSearch makes them.
 // Each listens on 127.0.0.1 on an ephemeral port and forwards what it accepts, untouched.
 

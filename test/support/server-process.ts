@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 
 // The API as `npm start` runs it (`node --import tsx src/main.ts`: one process, so a signal reaches
 // the server itself; the tsx CLI's relay may SIGKILL a child slow to acknowledge) as a child
-// process against the real services (decisions 10: configuration, start-up, signals, exit status).
+// process against the real services (contract §22.3: configuration, start-up, signals, exit status).
 
 const ROOT = path.resolve(__dirname, '../..');
 

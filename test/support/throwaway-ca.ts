@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-// issue 27: a certificate authority made for one test run with the openssl CLI, and server
+// A certificate authority made for one test run with the openssl CLI, and server
 // certificates it issues, as PEM files in a temporary directory. Nothing outside the test trusts it.
 
 const run = promisify(execFile);

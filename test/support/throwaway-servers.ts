@@ -14,7 +14,7 @@ import { Pool } from 'pg';
 import { freePort } from './server-process';
 import type { IssuedCertificate } from './throwaway-ca';
 
-// issue 27: a Postgres and a Redis of the test's own, serving TLS with a throwaway CA's
+// A Postgres and a Redis of the test's own, serving TLS with a throwaway CA's
 // certificate on an ephemeral port of 127.0.0.1, so the shared services are never reconfigured
 // or restarted. Servers refuse to run as root: as root, they run as `nobody`.
 

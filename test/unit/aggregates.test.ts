@@ -9,7 +9,7 @@ import {
 import { ApiError } from '../../src/domain/errors';
 import { bucketLimitError } from '../../src/search/dashboard-aggs';
 
-// decisions 13's pure rules: UTC buckets (weeks from Monday), gaps, the 400 bound, the midpoint
+// contract §10.4, §10.5's pure rules: UTC buckets (weeks from Monday), gaps, the 400 bound, the midpoint
 // and the exact percentile (R-7, PostgreSQL's percentile_cont).
 
 const ms = (iso: string) => Date.parse(iso);

@@ -28,7 +28,7 @@ const account = (over: Partial<AccountBilling['settings']>, balance: number): Ac
 });
 const direct = { marketplaceVerified: false };
 
-describe('usage headers (contract 8.3, decisions 6-7)', () => {
+describe('usage headers (contract §18)', () => {
   it('shows a delivery of 3 included and 2 prepaid: 800 charged, balance 200', () => {
     const usage = buildSnapshot(account({ allowanceOverride: 3 }, 200), period, {
       used: 5,

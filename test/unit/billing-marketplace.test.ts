@@ -6,7 +6,7 @@ const now = 1_750_000_000;
 const sign = (t: number, requestId: string, key = secret) =>
   createHmac('sha256', key).update(`${t}.${requestId}`).digest('hex');
 
-describe('marketplace proxy signature (decisions 7)', () => {
+describe('marketplace proxy signature (contract §18.5)', () => {
   it('accepts t=UNIX,v1=HEX of t + "." + request id within 300 s', () => {
     expect(verifyMarketplaceSignature(`t=${now},v1=${sign(now, 'r1')}`, 'r1', secret, now)).toBe(
       true,

@@ -15,7 +15,7 @@ const stored = (start: string | null, end: string | null, over: Partial<PeriodSe
   ...over,
 });
 
-describe('calendar months (contract 8.1: Free is the UTC calendar month)', () => {
+describe('calendar months (contract §15.5: Free is the UTC calendar month)', () => {
   it.each([
     ['2025-03-15T12:00:00Z', '2025-03-01T00:00:00.000Z', '2025-04-01T00:00:00.000Z'],
     ['2025-12-31T23:59:59.999Z', '2025-12-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],

@@ -3,7 +3,7 @@ import { ApiError } from '../../src/domain/errors';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
-describe('metering store failures (decisions 7: fail closed)', () => {
+describe('metering store failures (contract §16.6: fail closed)', () => {
   it.each([
     ['refused', withCode('ECONNREFUSED')],
     ['reset', withCode('ECONNRESET')],

@@ -33,7 +33,7 @@ const settings = (over: Partial<AccountLimitSettings> = {}): AccountLimitSetting
   ...over,
 });
 
-describe('effective limits (decisions 6)', () => {
+describe('effective limits (contract §15.4)', () => {
   it('takes the plan allowance unless the account overrides it', () => {
     expect(accountAllowance(free, settings())).toEqual({ allowance: 1000, unset: false });
     expect(accountAllowance(free, settings({ allowanceOverride: 10 }))).toEqual({
@@ -88,7 +88,7 @@ describe('effective limits (decisions 6)', () => {
   });
 });
 
-describe('allocation (contract 8.2, decisions 7)', () => {
+describe('allocation (contract §16.3, §16.4)', () => {
   const codeOf = (fn: () => unknown): string | undefined => {
     try {
       fn();

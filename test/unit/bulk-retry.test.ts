@@ -1,6 +1,6 @@
 import { bulkWithRetry, isRetryable, withRetries, type RetryPolicy } from '../../src/search/bulk';
 
-// Issue 13 item 4: a 429 or a slow bulk must not abort a long seed. Whole-request failures that are
+// A 429 or a slow bulk must not abort a long seed. Whole-request failures that are
 // not ours are retried with backoff; documents refused with 429 inside a bulk response are resent.
 
 const waits: number[] = [];

@@ -1,7 +1,7 @@
 import { addressGroup, parseTrustProxy } from '../../src/infra/client-address';
 import { parseEnv } from '../../src/config';
 
-describe('addressGroup (decisions 8)', () => {
+describe('addressGroup (contract §19.6)', () => {
   it.each([
     ['203.0.113.7', '203.0.113.7'],
     ['::ffff:203.0.113.7', '203.0.113.7'],

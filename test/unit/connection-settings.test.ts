@@ -7,7 +7,7 @@ import { redact, withoutCredentials } from '../../src/infra/redact';
 import { refusalReason, upstreamRefused } from '../../src/infra/upstream-refusal';
 import { pgConnection } from '../../src/store/pg-tls';
 
-// issue 27: the settings for managed services, what they refuse, how the driver's TLS follows
+// The settings for managed services, what they refuse, how the driver's TLS follows
 // libpq's sslmode, and how a refused connection is named on the start-up line.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'connection-settings-'));

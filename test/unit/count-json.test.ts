@@ -5,7 +5,7 @@ import { countEnvelope, countJson } from '../../src/service/count-json';
 import { representationTag } from '../../src/service/revalidation';
 import { taxonomy } from './taxonomy-fixture';
 
-// issue 25 item 6: a repeated count's envelope is spliced from a kept shape; its bytes and entity
+// A repeated count's envelope is spliced from a kept shape; its bytes and entity
 // tag must be those of serializing and hashing the whole body every time.
 
 const parse = (query: Record<string, string>) => parseRestQuery('count', query, { taxonomy });

@@ -3,7 +3,7 @@ import { ApiError } from '../../src/domain/errors';
 import { CursorCodec, parseCursorKeys } from '../../src/search/cursor';
 import type { SearchAfter } from '../../src/search/query-builder';
 
-// Cursor rules of decisions 3: compact JWS HS256 with kid; rotation; any defect is malformed_cursor.
+// Cursor rules of contract §8.2, §8.4: compact JWS HS256 with kid; rotation; any defect is malformed_cursor.
 
 const SECRET_A = 'a'.repeat(32);
 const SECRET_B = 'b-secret-with=equals-and-more-than-32';
@@ -32,7 +32,7 @@ describe('CursorCodec', () => {
     await expect(codec.decode(token, binding)).resolves.toEqual(position);
   });
 
-  it('round-trips a relevance position, its float score exactly (decisions 13)', async () => {
+  it('round-trips a relevance position, its float score exactly (contract §7.5)', async () => {
     const relevance: SearchAfter = [0.123456789123, 1767225600000, 'id-1'];
     const token = await codec.encode({ ...binding, position: relevance });
     await expect(codec.decode(token, binding)).resolves.toEqual(relevance);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DATE_PARAM_PATTERN, parseDateParam } from '../../src/domain/filters';
 
-// Issue 23: the OpenAPI document's pattern for date parameters admits exactly what the service
+// The OpenAPI document's pattern for date parameters admits exactly what the service
 // parses (parseDateParam), calendar included, so a schema-valid date is never refused and a
 // refused one is never schema-valid.
 

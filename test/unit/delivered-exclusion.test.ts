@@ -2,7 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import { deliveredByIds, type DeliveredRecords } from '../../src/domain/delivered-records';
 import { DeliveredExclusion, recordNumbersClause } from '../../src/search/exclusions';
 
-// How new_count and unseen_only leave delivered records out (issue 25 item 5): by record number
+// How new_count and unseen_only leave delivered records out: by record number
 // when the live index has the field, else by id; the mapping is asked once per index generation.
 
 /** A client whose mapping has record_num or not, counting how often it is asked. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The deployment files agree with each other (issue 14, item 2): one OpenSearch version for the
+// The deployment files agree with each other: one OpenSearch version for the
 // compose stack and the local script, and an image that runs the build in production mode as an
 // unprivileged user. (No Docker engine here: the image itself is built by CI only where
 // `docker info` answers.)
@@ -30,7 +30,7 @@ it('the Dockerfile builds in one stage and runs dist/ with production dependenci
   expect(read('docker-compose.yml')).toMatch(/^ {4}build: \.$/m);
 });
 
-// decisions 12 / issue 26: the supply chain of the image.
+// The supply chain of the image.
 it('the image installs no dev tool and runs no install script; Scarf analytics are off', () => {
   const pkg = JSON.parse(read('package.json')) as {
     dependencies: Record<string, string>;

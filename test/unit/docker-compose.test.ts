@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// decisions 10 / issue 11: docker-compose.yml ships no usable default secret and publishes its
+// contract §22.3: docker-compose.yml ships no usable default secret and publishes its
 // services on loopback only.
 const compose = readFileSync(path.resolve(__dirname, '../../docker-compose.yml'), 'utf8');
 

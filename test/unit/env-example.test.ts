@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EnvSchema, parseEnv } from '../../src/config';
 
-// Issue 14 item 8: .env.example lists every variable with its default. Checked both ways against
+// .env.example lists every variable with its default. Checked both ways against
 // the config schema, so a variable added to src/config.ts without a line here fails this test.
 
 /** Read by scripts or the runtime rather than the config schema. */

@@ -2,7 +2,7 @@ import { ExpensiveGate, isFreeButExpensive } from '../../src/service/expensive-g
 import { ApiError } from '../../src/domain/errors';
 import type { ParsedRequest } from '../../src/domain/filters';
 
-// decisions 12: the one predicate of free-but-expensive requests, and the per-account slots.
+// contract §19.8: the one predicate of free-but-expensive requests, and the per-account slots.
 
 const request = (
   filter: ParsedRequest['filter'] = {},

@@ -1,6 +1,6 @@
 import { fromExpressError, isBadPathEscape } from '../../src/http/middleware/express-errors';
 
-// decisions 8: express's own client errors map to documented statuses, anything else stays a bug.
+// contract §20.4: express's own client errors map to documented statuses, anything else stays a bug.
 
 const withStatus = (status: number, type?: string) =>
   Object.assign(new Error('x'), { status, statusCode: status, ...(type ? { type } : {}) });

@@ -13,7 +13,7 @@ import {
 import taxonomyJson from '../../src/domain/taxonomy/occupations.v1.json';
 import type { TaxonomyNode } from '../../src/domain/taxonomy';
 
-// decisions 11: the aggregation for each dimension, bucket values and order, the ongoing_contract
+// contract §10.2: the aggregation for each dimension, bucket values and order, the ongoing_contract
 // merge, other_count clauses, and the id chunks under index.max_terms_count.
 
 const taxonomy = new Taxonomy('v1', taxonomyJson.nodes as TaxonomyNode[]);

@@ -1,7 +1,7 @@
 import { waitFor } from '../../scripts/faults/procs';
 import { StepTimeout, within } from '../../scripts/faults/run';
 
-// `npm run faults` must never hang (issue 15): a probe to a frozen server (a fetch that never
+// `npm run faults` must never hang: a probe to a frozen server (a fetch that never
 // settles) used to keep waitFor waiting forever, past its own deadline, and the run with it.
 
 const never = () => new Promise<boolean>(() => undefined);

@@ -2,7 +2,7 @@ import { parseRestQuery } from '../../src/domain/filters';
 import type { Endpoint } from '../../src/domain/filters';
 import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
 
-// REST query normalization: defaults and applied_filters (decisions 2, 5).
+// REST query normalization: defaults and applied_filters (contract §6.13, §9.2).
 
 type Query = Record<string, unknown>;
 const parse = (endpoint: Endpoint, query: Query, maxPageSize = 100) =>

@@ -2,7 +2,7 @@ import { parseRestQuery } from '../../src/domain/filters';
 import type { Endpoint } from '../../src/domain/filters';
 import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
 
-// REST query errors: decisions 2 (filters) and 5 (preview), contract 4.1-4.3.
+// REST query errors: contract §6 (filters) and §9.2 (preview).
 
 type Query = Record<string, unknown>;
 const parse = (endpoint: Endpoint, query: Query, maxPageSize = 100) =>
@@ -28,7 +28,7 @@ const tooLarge = {
 };
 
 describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
-  // names: unknown, unsupported, repeated (decisions 2, 5, 8)
+  // names: unknown, unsupported, repeated (contract §6.3, §6.14, §9.2)
   ['unknown parameter', 'list', { foo: '1' }, invalid('foo', 'unknown_parameter')],
   ['api key in the query', 'list', { api_key: 'oppk_x' }, invalid('api_key', 'unknown_parameter')],
   ['key in the query', 'count', { key: 'oppk_x' }, invalid('key', 'unknown_parameter')],
@@ -132,7 +132,7 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
   ['empty list', 'list', { level: '' }, unprocessable('level')],
   ['empty list item', 'list', { level: 'senior,,staff' }, unprocessable('level')],
   ['empty country', 'list', { country: '' }, unprocessable('country')],
-  // decisions 3: any cursor problem, an empty one included, is 400 malformed_cursor.
+  // contract §8.4: any cursor problem, an empty one included, is 400 malformed_cursor.
   [
     'empty cursor',
     'list',
@@ -176,7 +176,7 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
     unprocessable('published_after'),
   ],
   ['epoch number', 'list', { published_after: '1767225600' }, unprocessable('published_after')],
-  // page size (decisions 2, 5)
+  // page size (contract §6.6, §9.3)
   ['limit above 100', 'list', { limit: '101' }, tooLarge],
   ['preview limit above 5', 'preview', { limit: '6' }, tooLarge],
   // order: catalog order, format/value per parameter, then cross-parameter rules
@@ -211,7 +211,7 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
   });
 });
 
-// Issue 23: free text is at most 256 characters counted as JSON Schema's maxLength counts them
+// Free text is at most 256 characters counted as JSON Schema's maxLength counts them
 // (code points), so an emoji is one character, as the OpenAPI document's maxLength says.
 it('counts the length of free text in code points', () => {
   expect(parse('list', { city: '😀'.repeat(256) }).filter.city).toBe('😀'.repeat(256));

@@ -12,7 +12,7 @@ import {
 import type { Endpoint } from '../../src/domain/filters';
 import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
 
-// MCP tool arguments follow the REST rules and codes (decisions 9); schemas describe, never reject.
+// MCP tool arguments follow the REST rules and codes (contract §21.6); schemas describe, never reject.
 
 const ctx = { taxonomy, maxPageSize: 100 };
 type Args = Record<string, unknown>;
@@ -186,7 +186,7 @@ describe('schemas', () => {
   it('REST schemas list each endpoint’s parameters, typed and described', () => {
     const [q, ...filters] = FILTER_PARAMS;
     expect(q).toBe('q');
-    // decisions 13: sort (list and preview only) follows q in the catalog.
+    // contract §7.5: sort (list and preview only) follows q in the catalog.
     expect(Object.keys(props(restQuerySchema('list')))).toEqual([
       'q',
       'sort',
@@ -211,7 +211,7 @@ describe('schemas', () => {
     );
     const list = props(restQuerySchema('list'));
     for (const p of Object.values(list)) expect(typeof p.description).toBe('string');
-    // Issue 23: integers, arrays of enums, enums, booleans; text never blank.
+    // Integers, arrays of enums, enums, booleans; text never blank.
     expect(list.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
     expect(list.max_new).toMatchObject({ type: 'integer', minimum: 0, maximum: 100 });
     expect(props(restQuerySchema('count')).group_limit).toMatchObject({

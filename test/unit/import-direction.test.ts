@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// issue 12, docs/architecture.md: folders are layers, and an import only ever points down. Each
+// docs/architecture.md: folders are layers, and an import only ever points down. Each
 // folder of src/ (and each file directly in src/) is one unit with a rank; a unit may import only
 // units of a lower rank, so no two folders import each other and REST and MCP stay apart.
 

@@ -24,7 +24,7 @@ import {
 import { synonymMap, synonymRules } from '../../src/search/synonyms';
 import { taxonomy } from './taxonomy-fixture';
 
-// decisions 13: the q syntax, its normalization, and the engine clauses it becomes.
+// contract §7.3: the q syntax, its normalization, and the engine clauses it becomes.
 
 const word = (text: string) => ({ phrase: false, text });
 const phrase = (text: string) => ({ phrase: true, text });

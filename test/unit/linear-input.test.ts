@@ -20,7 +20,7 @@ import { CursorCodec, parseCursorKeys } from '../../src/search/cursor';
 import { extractKey } from '../../src/service/auth';
 import { parseChangesQuery } from '../../src/service/change-feed';
 
-// decisions 12: no header, query or body value of any length the HTTP server accepts may hold the
+// contract §19.9: no header, query or body value of any length the HTTP server accepts may hold the
 // event loop for more than a few milliseconds. Each parser and check that sees request input is run
 // on 16,000 characters (Node's whole header limit is 16 KiB) of one repeated character, alone and
 // followed by something else (a backtracking regex is quadratic on a run that is not at the end:

@@ -3,7 +3,7 @@ import { recordDigest, storedRecord } from '../../src/domain/record-text';
 import { listJson, listJsonString, listRepresentationTag } from '../../src/service/list-json';
 import { makeRecord } from '../support/fixtures';
 
-// issue 13: a list page's records are serialized once and reused; the bytes and the entity tags
+// A list page's records are serialized once and reused; the bytes and the entity tags
 // must be those of serializing the whole body every time.
 
 const first = makeRecord({ title: 'Rust "engineer" \u2028 <script>\\' });

@@ -2,7 +2,7 @@ import { batchedStderr, createLogger } from '../../src/infra/logger';
 import { redact, redactString } from '../../src/infra/redact';
 import { runWithRequestId } from '../../src/infra/request-context';
 
-// Issue 14 item 8: JSON logs through pino, the request id on every line written while serving a
+// JSON logs through pino, the request id on every line written while serving a
 // request, secrets redacted whatever field they are in.
 
 const KEY = 'oppk_' + 'A1b2C3d4E5f6G7h8J9k0L1m2N3p4Q5r6S7';
@@ -81,7 +81,7 @@ it('redact leaves ordinary values alone', () => {
   expect(redactString('Authorization: Bearer tok.en')).toBe('Authorization: Bearer [redacted]');
 });
 
-it('writes the lines of one event-loop turn together, in order (issue 13: logging cost)', async () => {
+it('writes the lines of one event-loop turn together, in order (logging cost)', async () => {
   const writes: string[] = [];
   const write = batchedStderr({ write: (text: string) => writes.push(text) });
   write('a');

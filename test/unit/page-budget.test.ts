@@ -1,6 +1,6 @@
 import { cutPage } from '../../src/billing/page-budget';
 
-// decisions 11: where max_new and unseen_only cut a page, decided under the account lock.
+// contract §11: where max_new and unseen_only cut a page, decided under the account lock.
 
 const page = ['a', 'b', 'c', 'd', 'e'];
 const fresh = new Set(['b', 'c', 'e']);

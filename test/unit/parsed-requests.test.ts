@@ -2,7 +2,7 @@ import { Taxonomy } from '../../src/domain/taxonomy';
 import { ParsedRequests } from '../../src/service/parsed-requests';
 import { apiErrorOf, taxonomy } from './taxonomy-fixture';
 
-// issue 25 item 6: a repeated count's query is parsed once per process; what is handed out must
+// A repeated count's query is parsed once per process; what is handed out must
 // be what parsing gives, for every request, and nobody may change it for the next one.
 
 describe('ParsedRequests', () => {

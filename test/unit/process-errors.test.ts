@@ -1,7 +1,7 @@
 import { createLogger } from '../../src/infra/logger';
 import { logUnhandledRejections } from '../../src/infra/process-errors';
 
-// decisions 10: unhandled rejections are logged, not silent.
+// contract §22: unhandled rejections are logged, not silent.
 it('logs an unhandled rejection with its message', () => {
   const lines: string[] = [];
   const listener = logUnhandledRejections(createLogger('info', (l) => lines.push(l)));

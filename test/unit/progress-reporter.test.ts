@@ -1,6 +1,6 @@
 import { formatSeconds, humanLine, ProgressReporter } from '../../src/cli/progress-reporter';
 
-// Issue 14 item 8: progress lines with records done, rate and ETA; JSON lines with --json.
+// Progress lines with records done, rate and ETA; JSON lines with --json.
 
 function reporter(json: boolean) {
   let now = 0;

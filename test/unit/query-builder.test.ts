@@ -8,7 +8,7 @@ import {
 } from '../../src/search/query-builder';
 import { taxonomy } from './taxonomy-fixture';
 
-// Filter semantics of decisions 2 against the fields of index-mappings/opportunities.json.
+// Filter semantics of contract §6 against the fields of index-mappings/opportunities.json.
 
 const clauses = (filter: Filter) => {
   const q = buildFilterQuery(filter, taxonomy);
@@ -23,7 +23,7 @@ describe('buildFilterQuery', () => {
     expect(buildFilterQuery({}, taxonomy)).toEqual({ match_all: {} });
   });
 
-  it('narrows only the subfamily’s own family (decisions 2 example)', () => {
+  it('narrows only the subfamily’s own family (contract §6.7 example)', () => {
     const filter = fromQuery({
       job_family: 'data,software_engineering',
       job_subfamily: 'data_engineering',

@@ -4,7 +4,7 @@ import { listEnvelope } from '../../src/service/envelopes';
 import { listJson, listRepresentationTag } from '../../src/service/list-json';
 import { makeRecord } from '../support/fixtures';
 
-// issue 25: a record read from the index carries its stored JSON text and digest; it must behave
+// A record read from the index carries its stored JSON text and digest; it must behave
 // as the parsed record everywhere, and parse nothing until a field other than its id is read.
 
 const plain = makeRecord({ title: 'Rust "engineer" \u2028 \u00e9t\u00e9 \ud83d\ude80' });

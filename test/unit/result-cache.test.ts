@@ -1,6 +1,6 @@
 import { ResultCache } from '../../src/search/result-cache';
 
-// The per-process search cache (issue 13, item 3): an entry is only ever served under the
+// The per-process search cache: an entry is only ever served under the
 // generation it was loaded in, and nothing is cached when the generation is unknown.
 
 function setup(maxEntries = 100, maxAgeMs = 60_000) {

@@ -1,6 +1,6 @@
 import { retryUntil } from '../../src/infra/retry';
 
-// issue 11: the first index set-up on a cold local OpenSearch is retried until its deadline.
+// The first index set-up on a cold local OpenSearch is retried until its deadline.
 it('retries a failing call until it succeeds', async () => {
   let calls = 0;
   const retried: unknown[] = [];

@@ -1,6 +1,6 @@
 import { RoaringSet } from '../../src/infra/roaring';
 
-// The portable roaring serialization OpenSearch's bitmap terms filter reads (issue 25 item 5).
+// The portable roaring serialization OpenSearch's bitmap terms filter reads.
 
 /** A reader of the format written independently of the writer: the values, in order. */
 function decode(bytes: Buffer): number[] {

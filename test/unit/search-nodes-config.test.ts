@@ -2,7 +2,7 @@ import { ConfigError, parseEnv } from '../../src/config';
 import { layoutSettings } from '../../src/search/index-layout';
 import { searchNodes } from '../../src/search/nodes';
 
-// issue 15: OPENSEARCH_URL may list several nodes; shards and replicas come from the settings.
+// OPENSEARCH_URL may list several nodes; shards and replicas come from the settings.
 
 describe('OPENSEARCH_URL', () => {
   it('takes one node or several, comma-separated', () => {

@@ -1,7 +1,7 @@
 import { TokenBucket } from '../../src/infra/token-bucket';
 import { throttledProbes } from '../../src/service/health';
 
-// decisions 12: the per-process bounds on what anonymous callers can make the service do, on an
+// contract §19: the per-process bounds on what anonymous callers can make the service do, on an
 // injected clock.
 
 it('TokenBucket: a burst, then perSecond a second, never more', () => {

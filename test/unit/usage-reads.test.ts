@@ -1,7 +1,7 @@
 import type { UsageSnapshot } from '../../src/billing/snapshot';
 import { UsageReads } from '../../src/service/usage-reads';
 
-// issue 25 item 6: the counts of one account asked in one event-loop turn share one ledger read,
+// The counts of one account asked in one event-loop turn share one ledger read,
 // and that read is sent only after all of them asked, so none sees older usage than a read of
 // its own would show.
 

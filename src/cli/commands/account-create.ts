@@ -13,7 +13,7 @@ import {
 import { migrate } from '../../store/migrate';
 import { intFlag, stringFlag, UsageError, type Command, type ParsedArgs } from '../command';
 
-// decisions 10: `account create` and `account update` share their flags; the parsing lives here.
+// contract §22.9: `account create` and `account update` share their flags; the parsing lives here.
 
 const ACCOUNT_FLAGS = [
   'plan',
@@ -75,7 +75,7 @@ export function accountFlags(args: ParsedArgs, clearable: boolean): AccountPatch
     billing_model: oneOf(args, 'billing-model', BILLING_MODELS),
     status: oneOf(args, 'status', ACCOUNT_STATUSES),
     balance_millicents: intFlag(args, 'balance-millicents'),
-    // For legacy_entitlement this is THE fixed allowance (decisions 6).
+    // For legacy_entitlement this is THE fixed allowance (contract §15.3).
     allowance_override: clearableInt(args, 'allowance', clearable),
     rps_override: clearableInt(args, 'rps', clearable),
     page_size_override: clearableInt(args, 'page-size', clearable),
@@ -133,7 +133,7 @@ export const accountCreateCommand: Command = {
     'account create --plan free|builder|growth|enterprise [--billing-model plan|legacy_entitlement|legacy_wallet] [--balance-millicents N] [--allowance N] [--rps N] [--page-size N] [--status active|disabled|suspended|pending|expired] [--period-start ISO --period-end ISO] [--name TEXT]',
   async run(args) {
     if (args.positional.length) throw new UsageError('account create takes no positional argument');
-    // Without --plan an account starts on Free (contract 8.1).
+    // Without --plan an account starts on Free (contract §15.1).
     const input = accountFlags(args, false);
     return accountJson(await withPostgres((pool) => createAccount(pool, input)));
   },

@@ -12,7 +12,7 @@ import { reindexCommand, syncCommand } from './sync';
 import { usageCommand } from './usage';
 import { reportCommand } from './report';
 
-// Every admin command of decisions 10. Each lives in its own file.
+// Every admin command of contract §22.9. Each lives in its own file.
 export const commands: Command[] = [
   migrateCommand,
   importCommand,

@@ -20,7 +20,7 @@ export const keyCreateCommand: Command = {
       rps: intFlag(args, 'rps'),
     };
     const created = await withPostgres((pool) => createApiKey(pool, input));
-    // The only time the secret is ever shown (contract 5.3).
+    // The only time the secret is ever shown (contract §14.2).
     return {
       ok: true,
       id: created.id,

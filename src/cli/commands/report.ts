@@ -4,7 +4,7 @@ import { CountEnvelope } from '../../domain/envelopes';
 import { stringFlag, UsageError, type Command } from '../command';
 import { renderReport } from '../report-html';
 
-// `report` (issue 24): a self-contained HTML dashboard of a filter set, drawn from the API's own
+// `report`: a self-contained HTML dashboard of a filter set, drawn from the API's own
 // count endpoint (histogram=published&interval=week&stats=rate). It needs no database or search
 // engine: only the API's URL and a key, read from the environment so that it never appears in a
 // shell history, a process list or the page.

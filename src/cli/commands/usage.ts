@@ -2,8 +2,8 @@ import { isUuid } from '../../domain/ids';
 import { stringFlag, UsageError, type Command } from '../command';
 
 /**
- * `usage --account ID` (decisions 10): the account's current period, used, remaining and balance.
- * It reads the same snapshot as the usage headers (contract 8.3), so the two always agree.
+ * `usage --account ID` (contract §22.9): the account's current period, used, remaining and balance.
+ * It reads the same snapshot as the usage headers (contract §18.3), so the two always agree.
  */
 export const usageCommand: Command = {
   name: 'usage',

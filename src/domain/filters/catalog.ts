@@ -25,7 +25,7 @@ import { OPPORTUNITY_FIELDS } from '../record';
 import { MAX_QUERY_LENGTH, QUERY_SYNTAX } from './keyword-query';
 import type { Endpoint, OptionName, ParamKind, ParamName, ParamSpec, Surface } from './types';
 
-// The one catalog of request parameters (contract 4.1-4.3, decisions 2 and 5). Parsing, the REST
+// The one catalog of request parameters (contract §5.3, §5.4, §6, §9.2). Parsing, the REST
 // and MCP schemas and the OpenAPI document are all generated from it; its order is the order in
 // which values are checked, so a request with several problems reports the first in this order.
 
@@ -35,7 +35,7 @@ const DATE_FORMAT =
 const TAXONOMY_IDS =
   'Ids (never labels) from GET /v1/taxonomy/occupations (MCP: the resource taxonomy://occupations or the tool get_occupation_taxonomy).';
 const CASE_INSENSITIVE = 'Exact match, case-insensitive.';
-/** decisions 13: the list orders. */
+/** contract §7.5, §8.1: the list orders. */
 export const SORT_ORDERS = ['freshness', 'relevance'] as const;
 
 const spec = (
@@ -254,13 +254,13 @@ export const PARAMS_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(
   PARAMS.map((p) => [p.name, p]),
 );
 
-/** Every filter of contract 4.2 and q (no paging parameters, no order). */
+/** Every filter of contract §6.1 and q (no paging parameters, no order). */
 export const FILTER_PARAMS: readonly ParamName[] = PARAMS.map((p) => p.name).filter(
   (n) =>
     n !== 'cursor' && n !== 'limit' && n !== 'unseen_only' && n !== 'sort' && !OPTION_PARAMS.has(n),
 );
 
-/** Contract 4.1's parameter list (decisions 5), plus q and sort (decisions 13). */
+/** The preview's parameter list (contract §9.2), plus q and sort (§7.1, §7.5). */
 export const PREVIEW_PARAMS: readonly ParamName[] = [
   'published_after',
   'job_family',
@@ -283,8 +283,8 @@ export const PREVIEW_PARAMS: readonly ParamName[] = [
 
 const ENDPOINT_PARAMS: Record<Endpoint, ReadonlySet<ParamName>> = {
   list: new Set([...FILTER_PARAMS, 'sort', 'unseen_only', 'cursor', 'limit', 'max_new', 'fields']),
-  // contract 4.3: no paging parameters, no order (decisions 13); decisions 11: facets, new_count;
-  // decisions 13: histograms and rate statistics
+  // contract §5.4: no paging parameters, no order (§7.5); §10.2, §10.3: facets, new_count;
+  // contract §10.4, §10.5: histograms and rate statistics
   count: new Set([
     ...FILTER_PARAMS,
     'group_by',
@@ -306,9 +306,9 @@ export function endpointParams(endpoint: Endpoint, surface: Surface = 'rest'): P
 }
 
 /**
- * Whether a request may carry the parameter. The preview's cursor is listed by contract 4.1
+ * Whether a request may carry the parameter. The preview's cursor is listed by contract §9.2
  * ("accepted by the schema") so it stays in the preview's schema, but pagination is unavailable:
- * a cursor there is rejected (decisions 5).
+ * a cursor there is rejected (contract §9.2).
  */
 export function acceptsParam(endpoint: Endpoint, name: ParamName): boolean {
   if (endpoint === 'preview' && name === 'cursor') return false;
@@ -316,7 +316,7 @@ export function acceptsParam(endpoint: Endpoint, name: ParamName): boolean {
 }
 
 /**
- * Whether the parameter takes several values on this endpoint. Contract 4.1 types the preview's
+ * Whether the parameter takes several values on this endpoint. Contract §9.2 types the preview's
  * job_family/job_subfamily/job_class/level/pay_basis/work_structure as a plain string: one value.
  */
 export function isListParam(spec: ParamSpec, endpoint: Endpoint): boolean {
@@ -328,7 +328,7 @@ export function isListKind(spec: ParamSpec): boolean {
   return spec.kind === 'enum_list' || spec.kind === 'taxonomy_list';
 }
 
-/** Page-size bounds (contract 4.1/4.2, decisions 5). */
+/** Page-size bounds (contract §6.6, §9.3). */
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_LIST_LIMIT = 25;
 export const PREVIEW_MAX_LIMIT = 5;

@@ -1,4 +1,4 @@
-// The 249 officially assigned ISO 3166-1 alpha-2 codes (decisions 2: `country` must be one; `ZQ`
+// The 249 officially assigned ISO 3166-1 alpha-2 codes (contract §6.3: `country` must be one; `ZQ`
 // and `USA` are not). Reserved and user-assigned codes (UK, EU, XK, ZZ) are deliberately absent.
 const CODES =
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ ' +

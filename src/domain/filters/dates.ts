@@ -1,4 +1,4 @@
-// Date parameters (decisions 2): a full ISO 8601 date-time with `Z` or a ±hh:mm offset, or a bare
+// Date parameters (contract §6.5): a full ISO 8601 date-time with `Z` or a ±hh:mm offset, or a bare
 // date YYYY-MM-DD meaning 00:00:00Z. Impossible calendar values (2026-02-30, 24:00) are rejected,
 // which Date.parse alone would silently roll over.
 
@@ -29,7 +29,7 @@ export function parseDateParam(value: string): number | undefined {
   return date.getTime() - sign * (offHour * 60 + offMinute) * 60_000;
 }
 
-// The same rule as one regular expression, for the OpenAPI document (issue 23): a JSON Schema
+// The same rule as one regular expression, for the OpenAPI document: a JSON Schema
 // `format: date-time` would refuse the bare dates the service takes, and a loose pattern would
 // admit 2026-02-30, which the service refuses. Calendar-exact: month lengths and leap years
 // (divisible by 4, not by 100 unless by 400). test/unit/date-pattern.test.ts holds it equal to

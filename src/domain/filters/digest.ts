@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Filter } from './types';
 
-// The cursor binds "a digest of the normalized filters" (decisions 3). Canonical form: object keys
+// The cursor binds "a digest of the normalized filters" (contract §8.3). Canonical form: object keys
 // sorted, list values sorted (a list is a set: OR within the parameter, so level=senior,staff and
 // level=staff,senior are the same query), absent parameters omitted. The limit is not part of it.
 

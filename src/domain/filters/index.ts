@@ -1,5 +1,5 @@
 // Request filters: one catalog drives REST and MCP parsing, schemas and the cursor digest
-// (contract 4.1-4.3, decisions 2, 3, 5, 9).
+// (contract §6, §8, §9.2, §21.6).
 export {
   PARAMS,
   FILTER_PARAMS,

@@ -1,6 +1,6 @@
 import { invalidFilter } from '../errors';
 
-// The `q` syntax of decisions 13, read into a small tree that the search layer turns into engine
+// The `q` syntax of contract §7.3, read into a small tree that the search layer turns into engine
 // clauses (search/keyword-clauses.ts) and the in-memory index evaluates (search/memory-text.ts).
 // Nothing of the caller's text ever reaches the engine as query syntax: words and phrases go to
 // match / match_phrase queries as plain text, so no input can be an engine syntax error.
@@ -110,7 +110,7 @@ export function parseKeywordQuery(q: string): KeywordQuery {
 }
 
 /**
- * decisions 13: 1 to 200 characters (code points) after trimming, else 400 invalid_filter on q.
+ * contract §7.4: 1 to 200 characters (code points) after trimming, else 400 invalid_filter on q.
  * Returns the trimmed text, which is what the filter, the cursor digest and applied_filters hold.
  */
 export function normalizeQuery(raw: string): string {

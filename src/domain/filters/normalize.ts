@@ -34,7 +34,7 @@ import { checkOptionRules, defaultOptions, readOption } from './options';
 import { normalizeQuery } from './keyword-query';
 
 // The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
-// identical rules and codes (decisions 2, 5, 9). The adapters only differ in how a raw value is
+// identical rules and codes (contract §6, §9.2, §21.6). The adapters only differ in how a raw value is
 // coerced (text vs JSON types) and in what counts as a repeated parameter.
 
 /** A short, safe rendering of a caller's value for messages. */
@@ -43,7 +43,7 @@ export const quote = (value: string): string =>
 
 /**
  * Name-level checks, before any value is read: an unknown name (which includes `api_key` and
- * `key`: a key in the URL is just an unknown parameter, decisions 8) → unknown_parameter, its
+ * `key`: a key in the URL is just an unknown parameter, contract §6.14) → unknown_parameter, its
  * value never echoed; a catalog parameter this endpoint does not take (any non-preview filter or
  * a cursor in preview, cursor/limit in count) → unsupported.
  */
@@ -108,7 +108,7 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
       return item;
     case 'taxonomy':
     case 'taxonomy_list':
-      // An id at another level (a class given as job_family) is as unknown as a label (decisions 2).
+      // An id at another level (a class given as job_family) is as unknown as a label (contract §6.3).
       if (!spec.level || !ctx.taxonomy.isLevel(item, spec.level)) {
         throw invalidFilter(
           name,
@@ -154,10 +154,10 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
 }
 
 function normalizeStrings(spec: ParamSpec, list: boolean, items: string[], ctx: ParseContext) {
-  // decisions 13: an empty or over-long q is 400 invalid_filter, not a format error.
+  // contract §7.4: an empty or over-long q is 400 invalid_filter, not a format error.
   if (spec.kind === 'query') return normalizeQuery(items.join(','));
   const trimmed = items.map((i) => i.trim());
-  // decisions 3: any cursor problem, an empty one included, is 400 malformed_cursor.
+  // contract §8.4: any cursor problem, an empty one included, is 400 malformed_cursor.
   if (spec.kind === 'cursor' && trimmed.some((i) => i === '')) {
     throw malformedCursor();
   }
@@ -212,9 +212,9 @@ function valueOf(
   return c.value;
 }
 
-/** Cross-parameter rules, after every parameter passed on its own (decisions 2). */
+/** Cross-parameter rules, after every parameter passed on its own (contract §6). */
 function checkCrossRules(filter: Filter, ctx: ParseContext): void {
-  // decisions 13: relevance is the score of q; without q there is nothing to score.
+  // contract §7.5: relevance is the score of q; without q there is nothing to score.
   if (filter.sort === 'relevance' && filter.q === undefined) {
     throw invalidFilter('sort', 'unsupported', 'sort=relevance needs q (a keyword search).');
   }

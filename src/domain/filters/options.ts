@@ -3,7 +3,7 @@ import type { HistogramField, HistogramInterval, StatsName } from '../aggregates
 import { invalidFilter, validationError } from '../errors';
 import type { Coerced, ParamSpec, RequestOptions } from './types';
 
-// The request options of decisions 11 (group_by, group_limit, include / include_new_count,
+// The request options of contract §10.2, §10.3 (group_by, group_limit, include / include_new_count,
 // max_new), after the adapter coerced their wire shape. They select nothing, so they stay out of
 // the filter, its digest (the cursor) and applied_filters.
 
@@ -66,7 +66,7 @@ function include(spec: ParamSpec, c: Coerced): boolean {
   return true;
 }
 
-/** decisions 13: known top-level names only (400 invalid_filter); repeats and `id` are harmless. */
+/** contract §7.6: known top-level names only (400 invalid_filter); repeats and `id` are harmless. */
 function fields(spec: ParamSpec, c: Coerced): string[] {
   const names = strings(spec, c);
   for (const name of names) {
@@ -81,7 +81,7 @@ function fields(spec: ParamSpec, c: Coerced): string[] {
   return [...new Set(names)];
 }
 
-/** One value of a closed list (histogram, interval, stats): an unknown one is 400 (decisions 13). */
+/** One value of a closed list (histogram, interval, stats): an unknown one is 400 (contract §10.4, §10.5). */
 function oneOf<T extends string>(spec: ParamSpec, c: Coerced): T {
   const [item, ...more] = strings(spec, c);
   if (more.length > 0 || item === undefined) {
@@ -146,7 +146,7 @@ export function readOption(options: RequestOptions, spec: ParamSpec, c: Coerced)
 }
 
 /**
- * Rules between options, once each passed on its own (decisions 13): histogram and interval come
+ * Rules between options, once each passed on its own (contract §10.4): histogram and interval come
  * together. An interval alone would be silently ignored, and a histogram without one has no
  * obvious default (a day or a month are as likely as a week), so both are 400 naming interval.
  */

@@ -2,7 +2,7 @@ import { invalidFilter, validationError } from '../errors';
 import { checkNames, normalizeParams } from './normalize';
 import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
 
-// MCP adapter: tool arguments are JSON, checked by the same rules and codes as REST (decisions 9).
+// MCP adapter: tool arguments are JSON, checked by the same rules and codes as REST (contract §21.6).
 // Each argument must have its declared JSON type (lists are arrays of strings, remote a boolean,
 // limit an integer number); rate_min/rate_max also take a decimal string, like the contract's
 // "number >= 0, or numeric string matching a decimal pattern".

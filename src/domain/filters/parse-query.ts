@@ -2,10 +2,10 @@ import { invalidFilter, validationError } from '../errors';
 import { checkNames, normalizeParams } from './normalize';
 import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
 
-// REST adapter: query-string values are text (contract 4, decisions 2). Express gives a string,
+// REST adapter: query-string values are text (contract §1.8, §6). Express gives a string,
 // an array when a name is repeated, or (with the extended parser) an object.
 
-const DECIMAL = /^\d+(\.\d+)?$/; // plain non-negative decimal: -1 and 1e3 are 422 (decisions 2)
+const DECIMAL = /^\d+(\.\d+)?$/; // plain non-negative decimal: -1 and 1e3 are 422 (contract §6.4)
 const INTEGER = /^-?\d+$/;
 
 function notAList(name: string): never {
@@ -22,7 +22,7 @@ const coerceText: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
     throw validationError(name, 'bad_format', `${name} must be a single text value.`);
   }
   if (list) return { type: 'strings', items: raw.split(',') };
-  // A cursor is opaque; every other single-valued parameter rejects a comma list (decisions 2).
+  // A cursor is opaque; every other single-valued parameter rejects a comma list (contract §6.2).
   if (spec.kind !== 'cursor' && spec.kind !== 'query' && raw.includes(',')) notAList(name);
   switch (spec.kind) {
     case 'boolean':

@@ -13,13 +13,13 @@ import { MAX_QUERY_LENGTH } from './keyword-query';
 import type { Endpoint, ParamName, ParamSpec } from './types';
 
 // Zod schemas generated from the catalog. They DESCRIBE the parameters (OpenAPI document,
-// decisions 4; MCP input schemas, decisions 9) and are never used to validate: parseRestQuery
+// contract §5.8.1; MCP input schemas, §21.5) and are never used to validate: parseRestQuery
 // and parseToolArgs reject bad values with the right code (invalid_filter vs validation_error),
 // which a zod failure cannot express. `.meta()` keys are merged into z.toJSONSchema output.
 
 const DECIMAL_PATTERN = '^\\d+(\\.\\d+)?$';
 
-/** The description, adjusted where the preview narrows a parameter (contract 4.1, decisions 5). */
+/** The description, adjusted where the preview narrows a parameter (contract §9.2). */
 export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
   if (endpoint !== 'preview') {
     return isListParam(spec, endpoint)
@@ -41,7 +41,7 @@ export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
   return spec.description;
 }
 
-// The REST parameters, typed as an OpenAPI client or gateway sees them (issue 23): integers as
+// The REST parameters, typed as an OpenAPI client or gateway sees them: integers as
 // integers, comma lists as arrays (the document adds style: form, explode: false to every array),
 // enums as `enum`, dates and free text as patterns that admit exactly what the service admits.
 // test/integration/openapi-verdicts.test.ts holds each schema and the service to the same verdict.
@@ -51,7 +51,7 @@ export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
 const TEXT_PATTERN = '^[^,]*[^,\\s][^,]*$';
 const TAXONOMY_ID_PATTERN = '^[a-z0-9_]+$';
 const QUERY_PATTERN = '^\\S(?:[\\s\\S]*\\S)?$';
-/** decisions 13: examples that teach the q syntax (words, exclusion, phrases, OR). */
+/** contract §7.3: examples that teach the q syntax (words, exclusion, phrases, OR). */
 const QUERY_EXAMPLES = ['senior golang k8s -intern', '"data engineer" OR "machine learning"'];
 // At most 308 integer digits: a longer one can pass Number.MAX_VALUE, which the service refuses.
 const REST_DECIMAL_PATTERN = '^\\d{1,308}(\\.\\d+)?$';
@@ -62,7 +62,7 @@ export const dateParam = () =>
     .meta({ pattern: DATE_PARAM_PATTERN, examples: ['2026-01-31T09:00:00Z', '2026-01-31'] });
 export const cursorParam = () => z.string().min(1);
 /**
- * Keyword search q (decisions 13): 1 to 200 characters (code points, as maxLength counts them)
+ * Keyword search q (contract §7.4): 1 to 200 characters (code points, as maxLength counts them)
  * once trimmed; commas are text. The pattern leaves surrounding whitespace out (the service
  * trims it: a leniency, like free text's).
  */
@@ -94,7 +94,7 @@ export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType 
     case 'taxonomy_list': {
       if (!isListParam(spec, endpoint)) return restItem(spec);
       const list = z.array(restItem(spec)).min(1);
-      // group_by: at most two dimensions, none repeated (decisions 11).
+      // group_by: at most two dimensions, none repeated (contract §10.2).
       return spec.maxItems === undefined
         ? list
         : list.max(spec.maxItems).meta({ uniqueItems: true });
@@ -104,7 +104,7 @@ export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType 
     case 'decimal':
       return z.string().meta({ pattern: REST_DECIMAL_PATTERN, examples: ['80', '80.5'] });
     case 'country':
-      // Upper case as the service echoes it; the service also takes lower case (decisions 2).
+      // Upper case as the service echoes it; the service also takes lower case (contract §6.11).
       return enumOf(ISO_COUNTRY_CODES);
     case 'date':
       return dateParam();
@@ -189,7 +189,7 @@ export function restQuerySchema(endpoint: Endpoint) {
 /**
  * MCP tool arguments of an endpoint. Every field is z.unknown() so the SDK lets any value through
  * to parseToolArgs (a zod failure would be a bare-text SDK error, not our isError envelope,
- * decisions 9), and the object is loose so an unknown argument reaches the unknown_parameter
+ * contract §21.6), and the object is loose so an unknown argument reaches the unknown_parameter
  * check instead of being stripped. The JSON Schema (via .meta) still declares the typed fields.
  */
 export function toolArgsSchema(endpoint: Endpoint) {

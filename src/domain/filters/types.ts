@@ -2,14 +2,14 @@ import type { HistogramField, HistogramInterval, StatsName } from '../aggregates
 import type { Taxonomy, TaxonomyLevel } from '../taxonomy';
 
 // Types shared by the filter catalog, the two request adapters (REST query, MCP tool arguments)
-// and the search query builder. Contract 4.1-4.3, decisions 2 and 5.
+// and the search query builder. Contract §6, §9.2.
 
 /** The three read endpoints that take filters: list (4.2), count (4.3), preview (4.1). */
 export type Endpoint = 'list' | 'count' | 'preview';
 
 /**
  * How a parameter's value is read and checked. `*_list` kinds are comma-separated in REST and
- * arrays in tool arguments (OR within the parameter, decisions 2).
+ * arrays in tool arguments (OR within the parameter, contract §6.2).
  */
 export type ParamKind =
   | 'date'
@@ -24,19 +24,19 @@ export type ParamKind =
   | 'cursor'
   | 'limit'
   | 'integer'
-  /** Keyword search text (decisions 13): commas and every other character are text. */
+  /** Keyword search text (contract §7.3): commas and every other character are text. */
   | 'query';
 
 /**
  * The normalized filters of one request. Only parameters that were given are present; list
  * parameters are arrays (de-duplicated, order kept), dates ISO 8601 strings in UTC with
- * milliseconds, numbers numbers, booleans booleans, country upper-case (decisions 2, last bullet).
+ * milliseconds, numbers numbers, booleans booleans, country upper-case (contract §6.13).
  * The same object is echoed as meta.applied_filters.
  */
 export type Filter = {
-  /** Keyword search (decisions 13), trimmed; the syntax is read by keyword-query.ts. */
+  /** Keyword search (contract §7.3), trimmed; the syntax is read by keyword-query.ts. */
   q?: string;
-  /** List order (decisions 13); absent means freshness. Bound to the cursor like any filter. */
+  /** List order (contract §7.5); absent means freshness. Bound to the cursor like any filter. */
   sort?: 'freshness' | 'relevance';
   published_after?: string;
   published_before?: string;
@@ -66,12 +66,12 @@ export type Filter = {
   liveness_status?: string;
   first_seen_after?: string;
   changed_since?: string;
-  /** List only: records not yet delivered to the account this period (decisions 11). */
+  /** List only: records not yet delivered to the account this period (contract §11.1). */
   unseen_only?: boolean;
 };
 
 export type FilterName = keyof Filter;
-/** Request options that shape a response but select nothing (decisions 11); never in the digest. */
+/** Request options that shape a response but select nothing (contract §10.2, §10.3, §11); never in the digest. */
 export type OptionName =
   | 'max_new'
   | 'group_by'
@@ -106,7 +106,7 @@ export interface ParamSpec {
   readonly maxItems?: number;
 }
 
-/** Parsed request options (decisions 11). */
+/** Parsed request options (contract §10.2, §10.3, §11). */
 export interface RequestOptions {
   /** Count facets: one or two dimensions, in the order given. */
   groupBy?: string[];
@@ -116,12 +116,12 @@ export interface RequestOptions {
   includeNewCount: boolean;
   /** List: the page's budget of new opportunities, 0-100. */
   maxNew?: number;
-  /** List, detail, change feed: the top-level record fields to return besides id (decisions 13). */
+  /** List, detail, change feed: the top-level record fields to return besides id (contract §7.6). */
   fields?: string[];
-  /** Count: the histogram's time field and interval (decisions 13); both or neither. */
+  /** Count: the histogram's time field and interval (contract §10.4); both or neither. */
   histogram?: HistogramField;
   interval?: HistogramInterval;
-  /** Count: statistics to add (decisions 13). */
+  /** Count: statistics to add (contract §10.5). */
   stats?: StatsName;
 }
 

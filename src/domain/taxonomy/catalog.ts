@@ -6,7 +6,7 @@ import { TAXONOMY_LEVELS, Taxonomy, type TaxonomyLevel, type TaxonomyNode } from
 // A JSON import (not fs.readFileSync) so that `tsc` copies the data next to the compiled code.
 import occupationsV1 from './occupations.v1.json';
 
-// The occupational taxonomy is versioned data (contract 2.4): this file is the authoring source,
+// The occupational taxonomy is versioned data (contract §3.1): this file is the authoring source,
 // migrations/002_taxonomy_v1.sql is generated from it, and the seed generator draws job titles
 // from the `titles` of class nodes. `titles` never reach the public taxonomy response.
 

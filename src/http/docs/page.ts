@@ -1,4 +1,4 @@
-// The HTML and start-up script of GET /docs (decisions 11). Both are static: the page loads only
+// The HTML and start-up script of GET /docs (contract §5.8.2). Both are static: the page loads only
 // the project's own copy of Swagger UI and its own /v1/openapi.json, so the CSP can forbid every
 // other origin and an inline script is never needed.
 
@@ -21,7 +21,7 @@ export const DOCS_HTML = `<!doctype html>
 
 // validatorUrl null: Swagger UI would otherwise send the document to an external validator.
 // The document's server is '/', so "Try it out" calls the instance that serves this page.
-// Issue 23: "Try it out" is on from the start, and the key given to "Authorize" is kept in the
+// "Try it out" is on from the start, and the key given to "Authorize" is kept in the
 // browser's storage for this origin, so a reload does not ask for it again (Swagger UI's
 // persistAuthorization; "Logout" in the same dialog forgets it). Operations are grouped by the
 // document's tags, in the document's order; the first screen is the document's info.description.

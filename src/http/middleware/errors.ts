@@ -24,13 +24,13 @@ export function errorHandler(logger: Logger, accountHeaders: AccountHeaders) {
 function asApiError(err: unknown, logger: Logger, req: Request): ApiError {
   if (err instanceof ApiError) return err;
   // Express's own refusals (bad percent-escapes, bodies it cannot read) are the client's fault,
-  // never a 500 (decisions 8).
+  // never a 500 (contract §20.4).
   const refused = fromExpressError(err);
   if (refused) return refused;
   return unexpectedError(err, logger, 'unhandled error', { request_id: req.requestId });
 }
 
-/** decisions 12: the message never echoes the path (it could carry anything, a key included). */
+/** contract §5.11.4: the message never echoes the path (it could carry anything, a key included). */
 export function notFound(_req: Request, _res: Response, next: NextFunction): void {
   next(new ApiError('not_found', 'No such route; see /v1/openapi.json for the routes.'));
 }

@@ -1,6 +1,6 @@
 import { ApiError, validationError } from '../../domain/errors';
 
-// decisions 8: no request, however malformed, gets a 500. Express, its router and body-parser
+// contract §20.4: no request, however malformed, gets a 500. Express, its router and body-parser
 // refuse some requests themselves with an error carrying an HTTP status (`status`, `statusCode`)
 // and, for body-parser, a `type`; each becomes the ApiError of the matching documented status.
 
@@ -48,7 +48,7 @@ export function fromExpressError(err: unknown): ApiError | null {
       return new ApiError('request_header_fields_too_large', 'The request headers are too large.');
     default:
       // Unsupported charset or encoding (415), aborted or mis-sized bodies (400): the request
-      // itself is malformed, and the documented answer to that is 422 (decisions 8).
+      // itself is malformed, and the documented answer to that is 422 (contract §20.4).
       return validationError('body', 'bad_format', 'The request could not be read.');
   }
 }

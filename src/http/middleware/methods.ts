@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../../domain/errors';
 
-// decisions 12: which methods each known path takes, decided before authentication or any work.
+// contract §5.11: which methods each known path takes, decided before authentication or any work.
 // HEAD is never metered: on a metered path it is 405 (Allow: GET); on a free path express answers
 // it as the GET without a body. Any other method on a known path is 405 with Allow and the
 // envelope, not the 404 of an unknown route; OPTIONS answers 204 with the same Allow.

@@ -3,10 +3,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { validationError } from '../../domain/errors';
 import { runWithRequestId } from '../../infra/request-context';
 
-// decisions 7: 1 to 128 of A-Za-z0-9._:- ; a missing id is generated (uuid).
+// contract §17.1: 1 to 128 of A-Za-z0-9._:- ; a missing id is generated (uuid).
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /**
- * decisions 12: an id shaped like an API key (`oppk_` and base62, store/api-key-repo.ts), or one
+ * contract §17.5: an id shaped like an API key (`oppk_` and base62, store/api-key-repo.ts), or one
  * carrying a whole key, is a pasted secret: refused before anything logs or stores it. Linear: the
  * id is at most 128 characters of the set above by the time this runs.
  */

@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import path from 'node:path';
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from '../docs/page';
 
-// GET /docs (decisions 11): Swagger UI served from the project's own dependency (no CDN).
+// GET /docs (contract §5.8.2): Swagger UI served from the project's own dependency (no CDN).
 // Only the files the page uses are exposed, by name, from the installed swagger-ui-dist.
 const ASSETS_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'];

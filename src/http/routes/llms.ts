@@ -4,8 +4,8 @@ import { baseFromHost, publicBase } from '../../adapter/public-base';
 import { llmsText } from '../llms-text';
 
 /**
- * decisions 11: GET /llms.txt, plain text, no key. Its URLs start at PUBLIC_BASE_URL, else at the
- * Host the agent used (local mode only), else they are root-relative (decisions 12).
+ * contract §5.8.3: GET /llms.txt, plain text, no key. Its URLs start at PUBLIC_BASE_URL, else at the
+ * Host the agent used (local mode only), else they are root-relative (contract §22.2).
  */
 export function llmsRoutes(env: Env): Router {
   const router = Router();

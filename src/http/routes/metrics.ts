@@ -19,7 +19,7 @@ export function requestMetrics(req: Request, res: Response, next: NextFunction):
 }
 
 /**
- * GET /metrics in the Prometheus text format (decisions 12). With METRICS_TOKEN set, only with
+ * GET /metrics in the Prometheus text format (contract §22.7.3). With METRICS_TOKEN set, only with
  * `Authorization: Bearer <token>` (401 otherwise); without one it is public in local mode and not
  * served at all in production (the 404 of an unknown route), since its counters are business data.
  */

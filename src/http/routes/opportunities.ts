@@ -11,7 +11,7 @@ import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
 import { mountOperation } from '../operations';
 
-/** The authenticated REST reads (contract 4.2-4.4): thin adapters over the shared ReadService. */
+/** The authenticated REST reads (contract §5.3, §5.4, §5.5): thin adapters over the shared ReadService. */
 export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const requireKey = auth.requireApiKey({ allowBearer: false });
@@ -38,12 +38,12 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
       countJson,
     );
   });
-  // Before /:opportunity_id, so `changes` is never taken for an id (decisions 11).
+  // Before /:opportunity_id, so `changes` is never taken for an id (contract §12).
   mountOperation(router, 'listOpportunityChanges', requireKey, async (req, res) => {
     sendOutcome(res, await reads.changes(caller(req), req.query));
   });
   mountOperation(router, 'getOpportunity', requireKey, async (req, res) => {
-    // decisions 13: `fields` shapes the record; the detail reads no other parameter.
+    // contract §7.6: `fields` shapes the record; the detail reads no other parameter.
     const options =
       req.query.fields === undefined
         ? undefined
@@ -53,7 +53,7 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
   router.use(
     '/v1/opportunities',
     (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
-      // The router could not decode the id (`/v1/opportunities/%ZZ`): not a uuid (decisions 10).
+      // The router could not decode the id (`/v1/opportunities/%ZZ`): not a uuid (contract §5.5).
       if (isBadPathEscape(err)) {
         next(badOpportunityId());
         return;

@@ -6,7 +6,7 @@ import type { Settings } from '../../service/context';
 import { previewOpportunities } from '../../service/preview-service';
 import { mountOperation } from '../operations';
 
-/** GET /v1/preview/opportunities: no key; rate limited per client address (decisions 5). */
+/** GET /v1/preview/opportunities: no key; rate limited per client address (contract §9.6). */
 export function previewRoutes(
   deps: Settings,
   limits: RateLimiting,

@@ -4,7 +4,7 @@ import { taxonomyDocument } from '../../service/taxonomy-service';
 import { ifNoneMatchMatches } from '../etag';
 import { mountOperation } from '../operations';
 
-/** GET /v1/taxonomy/occupations: no key, cacheable (decisions 4). */
+/** GET /v1/taxonomy/occupations: no key, cacheable (contract §5.6). */
 export function taxonomyRoutes(deps: Settings): Router {
   const doc = taxonomyDocument(deps.taxonomy);
   const router = Router();

@@ -7,7 +7,7 @@ import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { mountOperation } from '../operations';
 
 /**
- * decisions 11: GET /v1/usage, the usage headers of contract 8.3 as one body. Key required; free;
+ * contract §5.7: GET /v1/usage, the usage headers of §18.3 as one body. Key required; free;
  * counts against the rate limit; spends no request id.
  */
 export function usageRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {

@@ -14,7 +14,7 @@ import type { HealthProbes } from '../../../src/service/health';
 import type { MemoryAccountInput } from '../../../src/store/memory-accounts';
 import { ROOMY_READER } from '../../support/factories';
 
-// The fast suite's world (issue 12): the real express app, composed over the in-memory
+// The fast suite's world: the real express app, composed over the in-memory
 // capabilities (src/app/memory-backends.ts), on an ephemeral port. No Postgres, OpenSearch or
 // Redis, and no client of them: the app is composed over settings and the in-memory backends.
 

@@ -3,10 +3,10 @@ import type { RawReply } from '../raw-http';
 import { spentBetween, type LedgerSnapshot } from './ledger';
 import type { FuzzRequest } from './requests';
 
-// The properties every fuzzed request must keep (decisions 4, 7, 8, 9; issue 11 item 10). Written
+// The properties every fuzzed request must keep (contract §4.7, §17, §20, §21). Written
 // from the contract and the decisions, not from src/, so the service is held to what it documents.
 
-/** Error codes of contract 7 and decisions 8/9, with their statuses. */
+/** Error codes of contract §20.1, with their statuses. */
 const DOCUMENTED: Record<string, number> = {
   invalid_filter: 400,
   malformed_cursor: 400,
@@ -75,12 +75,12 @@ export function checkReply(req: FuzzRequest, reply: RawReply): void {
   for (const leak of LEAKS) {
     if (leak.test(reply.body)) fail(`the body leaks internals (${leak})`, req, reply);
   }
-  // decisions 12: nothing is ever sniffed into another type, the HTTP server's own refusals included.
+  // contract §5.10: nothing is ever sniffed into another type, the HTTP server's own refusals included.
   if (reply.headers['x-content-type-options'] !== 'nosniff') fail('no nosniff', req, reply);
   const requestId = reply.headers['x-request-id'];
   if (requestId === undefined) {
     // Refused by Node's HTTP parser before the app (an unparsable request line, headers past the
-    // limit): decisions 8 asks for the status only there.
+    // limit): contract §20.4 asks for the status only there.
     if (![400, 413, 431].includes(reply.status)) {
       fail(
         'an answer without X-Request-ID that is not the HTTP server’s own 400/413/431',
@@ -179,7 +179,7 @@ function checkMcpReplies(req: FuzzRequest, reply: RawReply): void {
  * The ledger moves exactly as the response says and no further: delivery rows and usage by the
  * X-Service-New-Opportunity-Count it reports, the wallet by its charge, and a refused request
  * changes nothing but, for a billable call that passed the rate limit, its own request id
- * (decisions 7: such a call spends its id whatever its outcome).
+ * (contract §17.2: such a call spends its id whatever its outcome).
  */
 export function checkLedger(
   req: FuzzRequest,

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 
-// The whole ledger of a test database in one SQL read (issue 11, item 10): delivery rows, usage
+// The whole ledger of a test database in one SQL read: delivery rows, usage
 // counters, wallet entries and balances as digests and sums, and the spent request ids as a set,
 // so that a request's effect on it can be compared exactly before and after.
 

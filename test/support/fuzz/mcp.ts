@@ -15,7 +15,7 @@ import {
 
 // Random and malformed MCP payloads for POST /mcp: JSON-RPC messages and batches with known and
 // unknown methods and tools, arguments of the wrong types, broken envelopes, non-JSON and
-// oversized bodies, wrong Accept / Content-Type / MCP-Protocol-Version (issue 11, item 10).
+// oversized bodies, wrong Accept / Content-Type / MCP-Protocol-Version.
 
 const TOOLS = [
   'search_opportunities',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { anyText, keywordText, longRun, onTheWire, percentJunk, rawForRequestLine } from './text';
 
-// Random and malformed HTTP requests for every endpoint of the service (issue 11, item 10), built
+// Random and malformed HTTP requests for every endpoint of the service, built
 // from what a fuzz run knows about its world: real keys of several kinds, real cursors, real ids.
 
 export type Endpoint =
@@ -141,7 +141,7 @@ const FILTERS = [
   'changed_since',
 ];
 
-/** Parameter names each endpoint documents (contract 4.1-4.3, decisions 11). */
+/** Parameter names each endpoint documents (contract §6, §9.2, §10, §11). */
 const PARAMS: Record<string, string[]> = {
   list: [...FILTERS, 'sort', 'cursor', 'limit', 'unseen_only', 'max_new'],
   count: [...FILTERS, 'group_by', 'group_limit', 'include'],
@@ -208,7 +208,7 @@ function queryPiece(endpoint: Endpoint, world: World): fc.Arbitrary<string> {
           ),
       ]
     : [];
-  // decisions 12: every parameter also gets a long run of one character, raw on the wire.
+  // contract §19.9: every parameter also gets a long run of one character, raw on the wire.
   const runs: fc.Arbitrary<string>[] = names.length
     ? [
         fc
@@ -374,7 +374,7 @@ const EXTRA_HEADERS = [
   'Range',
 ];
 
-/** decisions 12: every header the service reads, with a long run of one character. */
+/** contract §19.9: every header the service reads, with a long run of one character. */
 const RUN_HEADERS = [...EXTRA_HEADERS, 'X-API-Key', 'X-Request-ID', 'X-Forwarded-Proto'];
 
 const extraHeader: fc.Arbitrary<[string, string]> = fc.oneof(
@@ -523,7 +523,7 @@ export function assemble(parts: {
 export { headerSafe, keyKind, keyValue, extraHeader, requestIdHeader };
 
 /**
- * A keyword search (decisions 13) with a valid key: hostile q text (operators in every position,
+ * A keyword search (contract §7.3) with a valid key: hostile q text (operators in every position,
  * any unicode, 200-character inputs and just past them) on list, count and preview, with or without
  * sort=relevance and another filter. Whatever the text: 200, or 400 invalid_filter, never a 5xx.
  */

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 
 // Hostile text for the fuzz suite: strings as a client might send them by mistake or on purpose,
-// and the ways they can be put on the wire (decisions 8: bad percent-escapes, unicode, invalid
+// and the ways they can be put on the wire (contract §20.4: bad percent-escapes, unicode, invalid
 // UTF-8, huge values).
 
-/** Characters that backtracking parsers choke on when one of them runs long (decisions 12). */
+/** Characters that backtracking parsers choke on when one of them runs long (contract §19.9). */
 export const RUN_CHARS = ['/', ',', '%', ' ', '\t', '.', ':', ';', '=', '"', '\\', '-', 'a', '0'];
 
 /**
- * decisions 12: a long run of one character (up to the 16 KiB the HTTP server accepts in all),
+ * contract §19.9: a long run of one character (up to the 16 KiB the HTTP server accepts in all),
  * alone or followed by something else: a regex like `/\/+$/` is quadratic on such a run when it
  * does not end the value.
  */
@@ -105,7 +105,7 @@ export function rawForRequestLine(value: string): string {
 }
 
 /**
- * Keyword search text (decisions 13): the operators of q (OR, -, quotes) in every position among
+ * Keyword search text (contract §7.3): the operators of q (OR, -, quotes) in every position among
  * words, punctuation, synonyms and any unicode, up to and just past the 200-character limit.
  */
 export const keywordText: fc.Arbitrary<string> = (() => {
