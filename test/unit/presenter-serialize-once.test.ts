@@ -1,7 +1,7 @@
 import { serializeOnce, toolOutcome } from '../../src/adapter/presenter';
 import { createLogger } from '../../src/infra/logger';
 
-// contract §19: the taxonomy tool's reply is built once per process, not once per call.
+// contract §21.10: the taxonomy tool's reply is built once per process, not once per call.
 
 const logger = createLogger('error');
 
