@@ -8,10 +8,11 @@ import {
   type BillingSubject,
   type Metering,
   type PageDelivery,
+  type PeriodDeliveries,
 } from './metering';
 import { cutPage, type PageRules } from './page-budget';
 import { periodOf } from './period';
-import type { PeriodDeliveries } from './period-deliveries';
+
 import { accountAllowance, includedAvailable } from './plans';
 import { buildSnapshot, NO_USAGE, type PeriodUsage, type UsageSnapshot } from './snapshot';
 import type { MemoryAccounts } from '../store/memory-accounts';

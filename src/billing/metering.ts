@@ -1,6 +1,7 @@
 import { ApiError } from '../domain/errors';
 import type { PageRules } from './page-budget';
-import type { PeriodDeliveries } from './period-deliveries';
+import type { BillingModel } from '../domain/account';
+import type { DeliveredRecords } from '../domain/delivered-records';
 import type { UsageSnapshot } from './snapshot';
 
 // The metering capability (contract §16, §17) as the read service uses it: its interface and every
@@ -97,4 +98,16 @@ export function noDelivery(
     servedIds: cut.served,
     consumed: cut.consumed,
   };
+}
+
+/**
+ * The current period's deliveries of an account and what its allowance still covers
+ * (contract §10.3, §11.1).
+ */
+export interface PeriodDeliveries {
+  billingModel: BillingModel;
+  /** Opportunities delivered to the account in the current period. */
+  delivered: DeliveredRecords;
+  /** New opportunities the included allowance (account and key) still covers. */
+  includedAvailable: number;
 }

@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
-import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredCache, REFRESH_OVERLAP_MS, entrySize, type Entry } from './delivered-cache';
-import type { BillingSubject } from './metering';
+import type { BillingSubject, PeriodDeliveries } from './metering';
 import type { Period } from './period';
 import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel } from './plans';
 
@@ -42,14 +41,6 @@ const PERIOD_DELIVERIES = `
 const PERIOD_IDS = `
   SELECT string_agg(opportunity_id::text, ',') AS ids FROM metering_deliveries
    WHERE account_id = $1::uuid AND period_start = $2::timestamptz`;
-
-export interface PeriodDeliveries {
-  billingModel: BillingModel;
-  /** Opportunities delivered to the account in the current period. */
-  delivered: DeliveredRecords;
-  /** New opportunities the included allowance (account and key) still covers. */
-  includedAvailable: number;
-}
 
 interface Row {
   key_allowance: number | null;

@@ -33,11 +33,12 @@ import {
   type BillingSubject,
   type Metering,
   type PageDelivery,
+  type PeriodDeliveries,
   type RequestTicket,
 } from './metering';
 import { cutPage, type PageCut, type PageRules } from './page-budget';
 import { periodOf, type Period } from './period';
-import { readPeriodDeliveries, type PeriodDeliveries } from './period-deliveries';
+import { readPeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
 import { runBatch, statement, type Statement } from './sql-batch';
