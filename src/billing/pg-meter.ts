@@ -43,6 +43,7 @@ import { failClosed } from './pg-errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
 import { runBatch, statement, type Statement } from './sql-batch';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
+import { Lru } from '../infra/lru';
 
 const PERIOD_GUESSES = 10_000;
 /** No period starts here: without a guess READ_PAGE reads nothing of use, and the period is read. */
@@ -108,7 +109,7 @@ export class PgMeter implements Metering {
   lastRetentionRun: Promise<RetentionRun | null> = Promise.resolve(null);
   private readonly timeoutMs: number;
   private readonly commitTimeoutMs: number;
-  private readonly periodGuesses = new Map<string, Date>();
+  private readonly periodGuesses = new Lru<string, Date>(PERIOD_GUESSES);
   /** The period's delivered ids per account, between requests (exact: delivered-cache.ts). */
   private readonly delivered = new DeliveredCache();
 
@@ -228,7 +229,7 @@ export class PgMeter implements Metering {
     pageIds: readonly string[],
   ): Promise<PageRead> {
     const now = this.now();
-    const guess = this.periodGuesses.get(subject.accountId) ?? NO_GUESS;
+    const guess = this.periodGuesses.get(subject.accountId, { use: false }) ?? NO_GUESS;
     const newIdsOf = (start: Date) => [subject.accountId, subject.keyId, start, pageIds] as const;
     const { rows } = await this.pool.query<ReadPageRow>(
       prepared('read_page', READ_PAGE, [...newIdsOf(guess), ticket.spent ? null : ticket.id]),
@@ -390,12 +391,7 @@ export class PgMeter implements Metering {
 
   /** The account's period as last seen, bounded (oldest first out): only ever a guess, checked. */
   private rememberPeriod(accountId: string, period: Period): void {
-    this.periodGuesses.delete(accountId);
     this.periodGuesses.set(accountId, period.start);
-    if (this.periodGuesses.size > PERIOD_GUESSES) {
-      const oldest = this.periodGuesses.keys().next();
-      if (!oldest.done) this.periodGuesses.delete(oldest.value);
-    }
   }
 }
 

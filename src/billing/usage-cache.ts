@@ -1,4 +1,5 @@
 import type { UsageSnapshot } from './snapshot';
+import { Lru } from '../infra/lru';
 
 /**
  * The last usage snapshot this process saw per account, for responses that must carry the usage
@@ -12,24 +13,20 @@ import type { UsageSnapshot } from './snapshot';
  * Responses that deliver or count always read the ledger itself.
  */
 export class UsageCache {
-  private readonly entries = new Map<string, { at: number; snapshot: UsageSnapshot }>();
+  private readonly entries: Lru<string, { at: number; snapshot: UsageSnapshot }>;
   private readonly inflight = new Map<string, Promise<UsageSnapshot>>();
 
   constructor(
     private readonly maxAgeMs = 10_000,
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new Lru(maxEntries);
+  }
 
   remember(accountId: string, snapshot: UsageSnapshot): void {
-    // Re-inserted so that the Map's order is least recently refreshed first.
-    this.entries.delete(accountId);
+    // The least recently refreshed go first past the bound: reads do not reorder (see get).
     this.entries.set(accountId, { at: this.now(), snapshot });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
-    }
   }
 
   /** A snapshot of the current period, whatever its age, else one shared `fetch`. */
@@ -48,7 +45,7 @@ export class UsageCache {
     fetch: () => Promise<UsageSnapshot>,
   ): Promise<UsageSnapshot> {
     const now = this.now();
-    const hit = this.entries.get(accountId);
+    const hit = this.entries.get(accountId, { use: false });
     if (hit && now - hit.at < maxAgeMs && now < hit.snapshot.periodEnd.getTime()) {
       return Promise.resolve(hit.snapshot);
     }

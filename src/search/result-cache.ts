@@ -1,4 +1,5 @@
 import type { IndexGeneration } from './generation';
+import { Lru } from '../infra/lru';
 
 // Search results (counts, pages of hits) cached per process, keyed by the exact search-engine
 // request body (built from the normalized filters, so equivalent queries share an entry) and the
@@ -13,13 +14,15 @@ export interface ResultCacheOptions {
 }
 
 export class ResultCache<T> {
-  private readonly entries = new Map<string, { value: T; at: number }>();
+  private readonly entries: Lru<string, { value: T; at: number }>;
   private generation: string | null = null;
 
   constructor(
     private readonly source: Pick<IndexGeneration, 'current'>,
     private readonly options: ResultCacheOptions,
-  ) {}
+  ) {
+    this.entries = new Lru(options.maxEntries);
+  }
 
   /**
    * The cached value for `key`, or the value `load` finds, stored under the generation read
@@ -35,20 +38,10 @@ export class ResultCache<T> {
     }
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.options.maxAgeMs) {
-      // Refresh its place in the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value;
-    }
+    if (hit && now - hit.at < this.options.maxAgeMs) return hit.value;
     const value = await load();
     if (this.generation === generation && this.source.current() === generation) {
       this.entries.set(key, { value, at: now });
-      while (this.entries.size > this.options.maxEntries) {
-        const oldest = this.entries.keys().next();
-        if (oldest.done) break;
-        this.entries.delete(oldest.value);
-      }
     }
     return value;
   }

@@ -6,6 +6,7 @@ import {
   type ParsedRequest,
 } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
+import { Lru } from '../infra/lru';
 
 // A dashboard asks the same count again and again: parsing and validating its
 // query every time was a tenth of the count's own work. Parsing is a pure function of the
@@ -18,16 +19,18 @@ export type RawInput =
   | { from: 'rest'; query: Record<string, unknown> }
   | { from: 'tool'; args: Record<string, unknown> };
 
-/** Most parsed requests kept; the oldest goes first. */
+/** Most parsed requests kept; the least recently used goes first. */
 const MAX_ENTRIES = 2000;
 /** A key longer than this (a URL of many parameters) is parsed every time and not kept. */
 const MAX_KEY_LENGTH = 2048;
 
 export class ParsedRequests {
-  private readonly entries = new Map<string, ParsedRequest>();
+  private readonly entries: Lru<string, ParsedRequest>;
   private taxonomy: Taxonomy | null = null;
 
-  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+  constructor(maxEntries = MAX_ENTRIES) {
+    this.entries = new Lru(maxEntries);
+  }
 
   /** The parsed request, from the cache or parsed now; throws the parser's ApiError. */
   parse(endpoint: Endpoint, input: RawInput, ctx: ParseContext): ParsedRequest {
@@ -47,10 +50,6 @@ export class ParsedRequests {
         : parseToolArgs(endpoint, input.args, ctx);
     if (key.length <= MAX_KEY_LENGTH) {
       this.entries.set(key, deepFreeze(parsed));
-      if (this.entries.size > this.maxEntries) {
-        const oldest = this.entries.keys().next();
-        if (!oldest.done) this.entries.delete(oldest.value);
-      }
     }
     return parsed;
   }
