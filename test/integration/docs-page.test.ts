@@ -103,6 +103,13 @@ it('the first screen says how to get a key, where /mcp and /llms.txt are, and wh
 
 it('describes the change feed as keeping an integration current, with the acceptable use', async () => {
   const block = await expand('Opportunities', 'listOpportunityChanges');
+  // The body appears before its rendered description on a busy machine (CI once read the summary
+  // and the Execute button only): wait for the description's text itself.
+  await block
+    .locator('.opblock-description-wrapper')
+    .getByText('Acceptable use', { exact: false })
+    .first()
+    .waitFor({ timeout: SLOW });
   const text = (await block.innerText()).replace(/\s+/g, ' ');
   expect(text).toMatch(/keep an integration current/i);
   expect(text).toContain('Acceptable use');
