@@ -78,43 +78,66 @@ export interface TransactionOptions {
 export const DEFAULT_COMMIT_TIMEOUT_MS = 15_000;
 
 /**
- * Runs `fn` in one transaction. `begin` may extend BEGIN with SET LOCAL statements; null means `fn`
- * sends BEGIN itself, as the start of its first query (one round trip fewer). A checked-out
- * client whose connection dies emits 'error'; unheard, that event would crash the process. Heard,
- * it marks the client to be discarded rather than returned to the pool. A COMMIT without an answer
- * throws CommitUnconfirmed: no ROLLBACK follows it (there may be nothing left to roll back), and
- * the connection, in a state nobody knows, is discarded.
+ * A checked-out client whose connection dies emits 'error'; unheard, that event would crash the
+ * process. Heard, it marks the client to be discarded rather than returned to the pool, and so does
+ * whatever `fn` reports through `discard` (a failed ROLLBACK, a COMMIT without an answer).
  */
-export async function withTransaction<T>(
+async function withWatchedClient<T>(
+  pool: Pool,
+  fn: (client: PoolClient, discard: (err: unknown) => void) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const discard = (err: unknown) => {
+    broken ??= err instanceof Error ? err : new Error(String(err));
+  };
+  client.on('error', discard);
+  try {
+    return await fn(client, discard);
+  } finally {
+    client.removeListener('error', discard);
+    client.release(broken);
+  }
+}
+
+/** A query with its own deadline: node-postgres reads query_timeout per query too (its types omit it). */
+function withDeadline(text: string, timeoutMs: number | undefined): QueryConfig {
+  const config: QueryConfig & { query_timeout?: number } = {
+    text,
+    query_timeout: timeoutMs === undefined ? undefined : Math.max(1, Math.floor(timeoutMs)),
+  };
+  return config;
+}
+
+/** ROLLBACK after a failure; a connection that cannot even roll back is discarded. */
+function rollback(client: PoolClient, discard: (err: unknown) => void): Promise<void> {
+  return client.query('ROLLBACK').then(() => undefined, discard);
+}
+
+/**
+ * Runs `fn` in one transaction. `begin` may extend BEGIN with SET LOCAL statements; null means `fn`
+ * sends BEGIN itself, as the start of its first query (one round trip fewer). A COMMIT without an
+ * answer throws CommitUnconfirmed: no ROLLBACK follows it (there may be nothing left to roll
+ * back), and the connection, in a state nobody knows, is discarded.
+ */
+export function withTransaction<T>(
   pool: Pool,
   fn: (client: PoolClient) => Promise<T>,
   begin: string | null = 'BEGIN',
   options: TransactionOptions = {},
 ): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  const onError = (err: Error) => {
-    broken = err;
-  };
-  client.on('error', onError);
-  try {
-    if (begin !== null) await client.query(begin);
-    const result = await fn(client);
-    await commit(client, options.commitTimeoutMs);
-    return result;
-  } catch (err) {
-    if (err instanceof CommitUnconfirmed) {
-      broken ??= err;
+  return withWatchedClient(pool, async (client, discard) => {
+    try {
+      if (begin !== null) await client.query(begin);
+      const result = await fn(client);
+      await commit(client, options.commitTimeoutMs);
+      return result;
+    } catch (err) {
+      if (err instanceof CommitUnconfirmed) discard(err);
+      else await rollback(client, discard);
       throw err;
     }
-    await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
-      broken ??= rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
-    });
-    throw err;
-  } finally {
-    client.removeListener('error', onError);
-    client.release(broken);
-  }
+  });
 }
 
 /**
@@ -123,12 +146,7 @@ export async function withTransaction<T>(
  */
 async function commit(client: PoolClient, timeoutMs: number | undefined): Promise<void> {
   try {
-    // node-postgres reads query_timeout per query too (its types omit it).
-    const withDeadline: QueryConfig & { query_timeout?: number } = {
-      text: 'COMMIT',
-      query_timeout: timeoutMs === undefined ? undefined : Math.max(1, Math.floor(timeoutMs)),
-    };
-    await client.query(withDeadline);
+    await client.query(withDeadline('COMMIT', timeoutMs));
   } catch (err) {
     if (err instanceof DatabaseError) throw err;
     throw new CommitUnconfirmed(err);
@@ -145,46 +163,33 @@ async function commit(client: PoolClient, timeoutMs: number | undefined): Promis
  * a statement sent right after under the same deadline (the meter's WAL flush); its failure leaves
  * the durability unknown, so it is a CommitUnconfirmed too.
  */
-export async function transactionInOneTrip(
+export function transactionInOneTrip(
   pool: Pool,
   text: string,
   options: { commitTimeoutMs: number; durable?: string },
 ): Promise<unknown> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  const onError = (err: Error) => {
-    broken = err;
-  };
-  client.on('error', onError);
-  // node-postgres reads query_timeout per query too (its types omit it).
-  const withDeadline = (sql: string): QueryConfig & { query_timeout?: number } => ({
-    text: sql,
-    query_timeout: Math.max(1, Math.floor(options.commitTimeoutMs)),
-  });
-  try {
+  return withWatchedClient(pool, async (client, discard) => {
     let results: unknown;
     try {
-      results = await client.query(withDeadline(text));
+      results = await client.query(withDeadline(text, options.commitTimeoutMs));
     } catch (err) {
-      if (!(err instanceof DatabaseError)) throw new CommitUnconfirmed(err);
-      await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
-        broken ??= rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
-      });
+      if (!(err instanceof DatabaseError)) {
+        const unknown = new CommitUnconfirmed(err);
+        discard(unknown);
+        throw unknown;
+      }
+      await rollback(client, discard);
       throw err;
     }
     if (options.durable !== undefined) {
-      await client.query(withDeadline(options.durable)).catch((err: unknown) => {
-        throw new CommitUnconfirmed(err);
+      await client.query(withDeadline(options.durable, options.commitTimeoutMs)).catch((err) => {
+        const unknown = new CommitUnconfirmed(err);
+        discard(unknown);
+        throw unknown;
       });
     }
     return results;
-  } catch (err) {
-    if (err instanceof CommitUnconfirmed) broken ??= err;
-    throw err;
-  } finally {
-    client.removeListener('error', onError);
-    client.release(broken);
-  }
+  });
 }
 
 /** The readiness probe of Postgres (/readyz): answers, or not; never throws. */
