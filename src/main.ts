@@ -4,7 +4,7 @@ import { ConfigError, isProduction } from './config';
 import { searchAuthentication } from './config/connections';
 import { compose } from './app/compose';
 import { createApp } from './app/create-app';
-import { createHttpServer } from './app/http-server';
+import { createHttpServer, listen } from './app/http-server';
 import { ensureDemoAccount } from './app/demo-account';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
@@ -42,15 +42,14 @@ async function main(): Promise<void> {
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();
   const server = createHttpServer(createApp(compose(deps)), deps.env);
-  server.listen(deps.env.PORT, '0.0.0.0', () => {
-    logger.info('listening', {
-      port: deps.env.PORT,
-      index_alias: deps.alias,
-      mode: isProduction(deps.env) ? 'production' : 'local',
-      // Where and how it connected, never a secret.
-      opensearch: deps.env.OPENSEARCH_URL ? withoutCredentials(deps.env.OPENSEARCH_URL) : 'local',
-      opensearch_auth: searchAuthentication(deps.env),
-    });
+  await listen(server, deps.env.PORT, '0.0.0.0');
+  logger.info('listening', {
+    port: deps.env.PORT,
+    index_alias: deps.alias,
+    mode: isProduction(deps.env) ? 'production' : 'local',
+    // Where and how it connected, never a secret.
+    opensearch: deps.env.OPENSEARCH_URL ? withoutCredentials(deps.env.OPENSEARCH_URL) : 'local',
+    opensearch_auth: searchAuthentication(deps.env),
   });
   // contract §22.8: the index follows the store by itself (SYNC_INTERVAL_MS; 0: off).
   const follower = new IndexFollower(deps, deps.env.SYNC_INTERVAL_MS, logger).start();

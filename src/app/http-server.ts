@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
-import type { Env } from '../config';
+import { ConfigError, type Env } from '../config';
 
 // The HTTP server around the app (contract §19.10). Node's defaults let a client trickle its headers
 // for 60 s and its request for 300 s, and check those deadlines only every 30 s: one socket could
@@ -41,4 +41,25 @@ export function createHttpServer(app: Express, env: Env): Server {
     setTimeout(() => socket.destroy(), 1000).unref();
   });
   return server;
+}
+
+/**
+ * Listens on `port`; a port another process holds (or one this user may not bind) is the
+ * operator's to fix, so it is refused with one line, not an unhandled 'error' event's stack.
+ */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const refuse = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        reject(new ConfigError(`port ${port} is already in use: stop what holds it, or set PORT`));
+      } else if (err.code === 'EACCES') {
+        reject(new ConfigError(`port ${port} may not be bound by this user: set PORT`));
+      } else reject(err);
+    };
+    server.once('error', refuse);
+    server.listen(port, host, () => {
+      server.off('error', refuse);
+      resolve();
+    });
+  });
 }
