@@ -131,10 +131,11 @@ export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, pay
  * The charge's transaction commits asynchronously, so that the account's next charge does not wait
  * for this one's disk flush while its counter rows are locked (a flush takes ~5 ms on this kind of
  * disk: one account would be held to ~200 charges a second). Before the delivery is answered this
- * statement, run right after that COMMIT in its own synchronously committed transaction, writes
- * a WAL record and waits for the WAL to reach the disk up to it, and so up to the charge's commit
- * record before it: the charge is as durable as the server's synchronous_commit when the page goes
- * out. Concurrent flushes share one disk write (Postgres's group commit).
+ * statement, started after that COMMIT was acknowledged, in its own synchronously committed
+ * transaction on any connection, writes a WAL record and waits for the WAL to reach the disk up to
+ * it, and so up to the charge's commit record before it: the charge is as durable as the server's
+ * synchronous_commit when the page goes out. One such flush serves every charge acknowledged
+ * before it started (store/group-flush.ts).
  */
 export const DURABLE = `SELECT pg_logical_emit_message(true, 'meter', 'durable')`;
 

@@ -1,6 +1,7 @@
 import type { Pool, QueryConfig } from 'pg';
 import { metrics } from '../infra/metrics';
-import { DEFAULT_COMMIT_TIMEOUT_MS, transactionInOneTrip } from '../store/db';
+import { DEFAULT_COMMIT_TIMEOUT_MS, flushStatement, transactionInOneTrip } from '../store/db';
+import { GroupFlush } from '../store/group-flush';
 import { allocate } from './allocate';
 import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
@@ -95,7 +96,9 @@ interface PageRead {
  *    new (the commonest page of a busy integrator) ends here: it writes nothing, and a delivery is
  *    never taken back within its period, so the ids found delivered stay delivered.
  * 2. The charge: ONE statement, meter_charge (migration 008), in a transaction sent whole in one
- *    round trip, committed asynchronously and then made durable (ledger-sql.ts DURABLE). It inserts the new ids first
+ *    round trip, committed asynchronously and then made durable (ledger-sql.ts DURABLE, in a flush
+ *    shared by the charges that finished while the previous one ran: store/group-flush.ts). It
+ *    inserts the new ids first
  *    (the primary key settles a race between two pages of one account that share ids: each id is
  *    recorded, and charged, once), then locks the period's counters, decides the allocation and
  *    writes it, or refuses (402) with nothing recorded. Concurrent charges of one account wait on
@@ -112,6 +115,8 @@ export class PgMeter implements Metering {
   private readonly periodGuesses = new Lru<string, Date>(PERIOD_GUESSES);
   /** The period's delivered ids per account, between requests (exact: delivered-cache.ts). */
   private readonly delivered = new DeliveredCache();
+  /** The WAL flush that makes asynchronously committed charges durable, shared (group-flush.ts). */
+  private readonly durable: GroupFlush;
 
   constructor(
     private readonly pool: Pool,
@@ -126,6 +131,7 @@ export class PgMeter implements Metering {
     // (POSTGRES_COMMIT_TIMEOUT_MS), and one left unconfirmed is said to be unknown (pg-errors.ts).
     this.commitTimeoutMs =
       options.commitTimeoutMs ?? Math.max(this.timeoutMs, DEFAULT_COMMIT_TIMEOUT_MS);
+    this.durable = new GroupFlush(() => flushStatement(pool, DURABLE, this.commitTimeoutMs));
   }
 
   /**
@@ -270,13 +276,10 @@ export class PgMeter implements Metering {
     // server's COMMIT, never held while this process gets round to sending one.
     const inOneTrip = {
       query: (text: string) =>
-        transactionInOneTrip(this.pool, text, {
-          commitTimeoutMs: this.commitTimeoutMs,
-          durable: DURABLE,
-        }),
+        transactionInOneTrip(this.pool, text, { commitTimeoutMs: this.commitTimeoutMs }),
     };
-    const { charge } = await failClosed(() =>
-      runBatch(
+    const { charge } = await failClosed(async () => {
+      const results = await runBatch(
         inOneTrip,
         {
           charge: statement(CHARGE, [
@@ -296,8 +299,11 @@ export class PgMeter implements Metering {
           commit: true,
           settings: { timeoutMs: this.timeoutMs, asynchronousCommit: true },
         },
-      ),
-    );
+      );
+      // Durable before the page goes out, in a flush shared with the account's other charges.
+      await this.durable.after();
+      return results;
+    });
     const row = charge.rows[0] as ChargeRow | undefined;
     if (!row || row.outcome === 'key_not_found')
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);

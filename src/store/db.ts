@@ -159,14 +159,12 @@ async function commit(client: PoolClient, timeoutMs: number | undefined): Promis
  * (a busy client process would otherwise hold them for as long as it takes to send COMMIT). The
  * round trip has the commit's deadline: an error the server answered (a DatabaseError) means
  * nothing committed and the transaction is rolled back; no answer in time, or a lost connection,
- * leaves it unknown (CommitUnconfirmed) and the connection is discarded. `durable`, when given, is
- * a statement sent right after under the same deadline (the meter's WAL flush); its failure leaves
- * the durability unknown, so it is a CommitUnconfirmed too.
+ * leaves it unknown (CommitUnconfirmed) and the connection is discarded.
  */
 export function transactionInOneTrip(
   pool: Pool,
   text: string,
-  options: { commitTimeoutMs: number; durable?: string },
+  options: { commitTimeoutMs: number },
 ): Promise<unknown> {
   return withWatchedClient(pool, async (client, discard) => {
     let results: unknown;
@@ -181,15 +179,23 @@ export function transactionInOneTrip(
       await rollback(client, discard);
       throw err;
     }
-    if (options.durable !== undefined) {
-      await client.query(withDeadline(options.durable, options.commitTimeoutMs)).catch((err) => {
-        const unknown = new CommitUnconfirmed(err);
-        discard(unknown);
-        throw unknown;
-      });
-    }
     return results;
   });
+}
+
+/**
+ * A statement that makes earlier asynchronous commits durable (the meter's WAL flush, run by
+ * store/group-flush.ts), on any connection of the pool, under the commit's deadline. Its failure
+ * leaves the durability of those commits unknown: a CommitUnconfirmed (the pool discards a
+ * connection whose query failed).
+ */
+export function flushStatement(pool: Pool, text: string, timeoutMs: number): Promise<void> {
+  return pool.query(withDeadline(text, timeoutMs)).then(
+    () => undefined,
+    (err: unknown) => {
+      throw new CommitUnconfirmed(err);
+    },
+  );
 }
 
 /** The readiness probe of Postgres (/readyz): answers, or not; never throws. */
