@@ -46,14 +46,16 @@ export function createApp(capabilities: Capabilities): Express {
   app.use(requestMetrics);
   // contract §5.11: the method is checked before any key is looked up or anything metered.
   app.use(methodGuard);
+  // The routes' paths are disjoint, so their order is only what each request walks past before its
+  // own: the busiest (the authenticated reads and the tool protocol) come first.
+  app.use(opportunityRoutes(settings, auth, reads));
+  app.use('/mcp', mcpRoutes(settings, auth, reads));
+  app.use(usageRoutes(settings, auth, reads));
   // The lifecycle is read per request: main.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
   app.use(metricsRoutes(settings.env));
   app.use(taxonomyRoutes(settings));
   app.use(previewRoutes(settings, limits, capabilities.index));
-  app.use(opportunityRoutes(settings, auth, reads));
-  app.use(usageRoutes(settings, auth, reads));
-  app.use('/mcp', mcpRoutes(settings, auth, reads));
   app.use(openApiRoutes(settings.env));
   app.use(docsRoutes());
   app.use(llmsRoutes(settings.env));
