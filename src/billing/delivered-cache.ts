@@ -1,3 +1,4 @@
+import { Lru } from '../infra/lru';
 import { RoaringSet } from '../infra/roaring';
 
 // The records delivered to an account in a period, kept between requests (contract §10.3, §11.1:
@@ -37,8 +38,7 @@ export const MAX_HELD_IDS = 10_000_000;
 export const MAX_HELD_IDS_PER_ACCOUNT = 2_000_000;
 
 export class DeliveredCache {
-  private readonly entries = new Map<string, Entry>();
-  private total = 0;
+  private readonly entries: Lru<string, Entry>;
 
   /**
    * At most `maxIds` deliveries over all accounts (the least recently used accounts go first),
@@ -47,24 +47,19 @@ export class DeliveredCache {
    * most 2 such calls in flight per account: service/expensive-gate.ts).
    */
   constructor(
-    private readonly maxIds = MAX_HELD_IDS,
+    maxIds = MAX_HELD_IDS,
     private readonly maxPerAccount = Math.min(maxIds, MAX_HELD_IDS_PER_ACCOUNT),
-  ) {}
+  ) {
+    this.entries = new Lru(maxIds, entrySize);
+  }
 
   /** Deliveries held over all accounts (tests, metrics). */
   get size(): number {
-    return this.total;
+    return this.entries.weight;
   }
 
   get(account: string, period: Date): Entry | undefined {
-    const key = `${account}|${period.toISOString()}`;
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Map order is the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
+    return this.entries.get(keyOf(account, period));
   }
 
   /** Adds deliveries (record numbers, and ids without a record) to the held set; returns it. */
@@ -74,30 +69,17 @@ export class DeliveredCache {
     read: { nums: readonly number[]; unmatched: readonly string[]; newest: string | null },
     replace = false,
   ): Entry {
-    const key = `${account}|${period.toISOString()}`;
-    let entry = this.entries.get(key);
-    if (!entry || replace) {
-      if (entry) this.total -= entrySize(entry);
-      entry = { nums: new RoaringSet(), unmatched: new Set(), newest: null };
-    }
-    const before = entrySize(entry);
+    const key = keyOf(account, period);
+    let entry = replace ? undefined : this.entries.get(key, { use: false });
+    entry ??= { nums: new RoaringSet(), unmatched: new Set(), newest: null };
     for (const n of read.nums) entry.nums.add(n);
     for (const id of read.unmatched) entry.unmatched.add(id);
-    this.total += entrySize(entry) - before;
     if (read.newest && (!entry.newest || read.newest > entry.newest)) entry.newest = read.newest;
-    this.entries.delete(key);
-    if (entrySize(entry) > this.maxPerAccount) {
-      // Too large to keep: the caller uses it once. (The key itself was never exempt from the
-      // total's eviction either: one account alone could hold past the bound.)
-      this.total -= entrySize(entry);
-      return entry;
-    }
-    this.entries.set(key, entry);
-    for (const [k, e] of this.entries) {
-      if (this.total <= this.maxIds || k === key) break;
-      this.entries.delete(k);
-      this.total -= entrySize(e);
-    }
+    // Too large to keep: the caller uses it once. (The Lru weighs it again as it is set.)
+    if (entrySize(entry) > this.maxPerAccount) this.entries.delete(key);
+    else this.entries.set(key, entry);
     return entry;
   }
 }
+
+const keyOf = (account: string, period: Date) => `${account}|${period.toISOString()}`;

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { ListEnvelope } from '../domain/envelopes';
 import { recordQuotedJson, recordText } from '../domain/record-text';
+import { entityTag } from '../infra/entity-tag';
 
 // A list page's JSON without serializing its records on every request. Each
 // record's JSON text and digest come from domain/record-text.ts: stored in the index and handed
@@ -44,9 +44,11 @@ export function listJsonString(body: ListEnvelope, json: string): string {
  * response to the next), so equal content gives equal tags and any change a different one.
  */
 export function listRepresentationTag(body: ListEnvelope): string {
-  const hash = createHash('sha256');
-  for (const record of body.data) hash.update(recordText(record).digest).update(',');
-  hash.update(JSON.stringify(body.pagination));
-  hash.update(JSON.stringify({ ...body.meta, request_id: '' }));
-  return `W/"${hash.digest('base64url').slice(0, 32)}"`;
+  return entityTag(representationParts(body), 'weak');
+}
+
+function* representationParts(body: ListEnvelope): Generator<string> {
+  for (const record of body.data) yield `${recordText(record).digest},`;
+  yield JSON.stringify(body.pagination);
+  yield JSON.stringify({ ...body.meta, request_id: '' });
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { entityTag } from '../../src/infra/entity-tag';
 import { listEnvelope } from '../../src/service/envelopes';
 import { recordDigest, storedRecord } from '../../src/domain/record-text';
 import { listJson, listJsonString, listRepresentationTag } from '../../src/service/list-json';
@@ -36,6 +38,18 @@ describe('listRepresentationTag', () => {
     expect(listRepresentationTag(page('a', changed))).not.toBe(tag);
     const filters = listEnvelope(records, 'c1', 25, 'a', { job_family: ['web'] });
     expect(listRepresentationTag(filters)).not.toBe(tag);
+  });
+
+  it('is the entity tag of the page digested as one text (tags clients hold stay valid)', () => {
+    const body = page('a');
+    const text = [
+      ...body.data.map((r) => `${recordDigest(JSON.stringify(r))},`),
+      JSON.stringify(body.pagination),
+      JSON.stringify({ ...body.meta, request_id: '' }),
+    ].join('');
+    expect(listRepresentationTag(body)).toBe(entityTag(text, 'weak'));
+    const sha = createHash('sha256').update(text).digest('base64url').slice(0, 32);
+    expect(listRepresentationTag(body)).toBe(`W/"${sha}"`);
   });
 });
 

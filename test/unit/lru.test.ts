@@ -38,3 +38,33 @@ it('setting an existing key replaces it and makes it the newest', () => {
 it('refuses a bound below one', () => {
   expect(() => new Lru(0)).toThrow(RangeError);
 });
+
+describe('with weights', () => {
+  const byLength = () => new Lru<string, string>(10, (v) => v.length);
+
+  it('bounds the total weight, dropping the least recently used first', () => {
+    const lru = byLength();
+    lru.set('a', 'xxxx').set('b', 'xxxx');
+    expect(lru.weight).toBe(8);
+    lru.set('c', 'xxxx');
+    expect(lru.has('a')).toBe(false);
+    expect(lru.weight).toBe(8);
+  });
+
+  it('weighs a value again when it is set again', () => {
+    const lru = byLength();
+    lru.set('a', 'x').set('a', 'xxxxxx');
+    expect(lru.weight).toBe(6);
+    lru.delete('a');
+    expect(lru.weight).toBe(0);
+  });
+
+  it('never keeps a value heavier than the whole bound, nor what its key held', () => {
+    const lru = byLength();
+    lru.set('a', 'xx').set('b', 'xx');
+    lru.set('a', 'x'.repeat(11));
+    expect(lru.has('a')).toBe(false);
+    expect(lru.has('b')).toBe(true);
+    expect(lru.weight).toBe(2);
+  });
+});
