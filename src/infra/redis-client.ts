@@ -22,6 +22,10 @@ export function createRedisClient(url: string, settings: RedisSettings): Redis {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     lazyConnect: false,
+    // The rate-limit commands of the requests handled in one event-loop turn go out in one write
+    // (ioredis sends them at setImmediate): under load a socket write per request was about a
+    // tenth of a cached count's CPU. Each command keeps its own deadline and answer.
+    enableAutoPipelining: true,
     // Certificate verification stays on (Node's default); only the trusted CAs change.
     ...(settings.caFile ? { tls: { ca: readFileSync(settings.caFile, 'utf8') } } : {}),
   });
