@@ -9,16 +9,22 @@ import type { AccountBilling, PeriodUsage } from './snapshot';
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
 
-/** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
-export const ACCOUNT_WITH_USAGE = `
+const WITH_USAGE = `
   SELECT ${ACCOUNT_COLUMNS},
          u.period_start AS usage_period_start, u.used, u.included_used, u.payg_used
     FROM accounts a
     LEFT JOIN LATERAL (
       SELECT period_start, used, included_used, payg_used FROM metering_usage
        WHERE account_id = a.id AND period_start <= $2::timestamptz
-       ORDER BY period_start DESC LIMIT 1) u ON true
+       ORDER BY period_start DESC LIMIT 1) u ON true`;
+
+/** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
+export const ACCOUNT_WITH_USAGE = `${WITH_USAGE}
    WHERE a.id = $1`;
+
+/** ACCOUNT_WITH_USAGE for each of the accounts $1 (the counts of one event-loop turn). */
+export const ACCOUNTS_WITH_USAGE = `${WITH_USAGE}
+   WHERE a.id = ANY ($1::uuid[])`;
 
 /**
  * A delivery's read, without a lock (pg-meter.ts readPage): the key's allowance, this period's

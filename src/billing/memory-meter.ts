@@ -128,6 +128,14 @@ export class MemoryMeter implements Metering {
     return buildSnapshot(billing, period, ledger.usage);
   }
 
+  async snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>> {
+    const found = new Map<string, UsageSnapshot>();
+    for (const accountId of accountIds) {
+      if (this.accounts.has(accountId)) found.set(accountId, await this.snapshot({ accountId }));
+    }
+    return found;
+  }
+
   async allDelivered(
     accountId: string,
     periodStart: Date,

@@ -72,6 +72,8 @@ export interface Metering {
   periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries>;
   /** Usage for responses that deliver nothing (counts, errors after authentication). */
   snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot>;
+  /** snapshot() of several accounts in one read; an unknown account is absent from the map. */
+  snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>>;
   /** Whether every id was already delivered to the account in the period starting at periodStart. */
   allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean>;
 }

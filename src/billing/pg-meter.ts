@@ -7,6 +7,7 @@ import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
 import {
   ACCOUNT_WITH_USAGE,
+  ACCOUNTS_WITH_USAGE,
   CHARGE,
   DELIVERY_RETENTION_DAYS,
   DURABLE,
@@ -374,20 +375,31 @@ export class PgMeter implements Metering {
   }
 
   /** Usage for responses that deliver nothing (counts, errors after authentication) and the CLI. */
-  snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
+  async snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
+    const snapshot = (await this.snapshots([subject.accountId])).get(subject.accountId);
+    if (!snapshot) throw new Error(`account ${subject.accountId} not found`);
+    return snapshot;
+  }
+
+  snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>> {
     return failClosed(async () => {
       const now = this.now();
       const { rows } = await this.pool.query<
         AccountRow & UsageColumns & { usage_period_start: Date | null }
-      >(prepared('account_with_usage', ACCOUNT_WITH_USAGE, [subject.accountId, now]));
-      const row = rows[0];
-      if (!row) throw new Error(`account ${subject.accountId} not found`);
-      const account = toAccountBilling(row);
-      const period = periodOf(account, now);
-      this.rememberPeriod(subject.accountId, period);
-      // The latest usage row counts only when it is this period's (a new period starts at zero).
-      const current = row.usage_period_start?.getTime() === period.start.getTime();
-      return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE);
+      >(prepared('accounts_with_usage', ACCOUNTS_WITH_USAGE, [accountIds, now]));
+      const found = new Map<string, UsageSnapshot>();
+      for (const row of rows) {
+        const account = toAccountBilling(row);
+        const period = periodOf(account, now);
+        this.rememberPeriod(row.account_id, period);
+        // The latest usage row counts only when it is this period's (a new period starts at zero).
+        const current = row.usage_period_start?.getTime() === period.start.getTime();
+        found.set(
+          row.account_id,
+          buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE),
+        );
+      }
+      return found;
     });
   }
 

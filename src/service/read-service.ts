@@ -111,7 +111,7 @@ export class ReadService {
   /** Counts' parsed queries by their raw parameters. */
   private readonly parsedCounts = new ParsedRequests();
   /** Counts' usage reads: one per account and event-loop turn. */
-  private readonly countUsage = new UsageReads((accountId) => this.meter.snapshot({ accountId }));
+  private readonly countUsage = new UsageReads((accountIds) => this.meter.snapshots(accountIds));
 
   constructor(
     private readonly deps: Pick<Settings, 'env' | 'logger' | 'cursor' | 'taxonomy'>,

@@ -76,6 +76,10 @@ export class MemoryAccounts implements KeyLookup {
     return account;
   }
 
+  has(id: string): boolean {
+    return this.accounts.has(id);
+  }
+
   /** The account, or a thrown Error: an unknown id is a broken invariant, as in the meter's SQL. */
   account(id: string): Account {
     const account = this.accounts.get(id);

@@ -375,3 +375,19 @@ describe('request ids (contract §17)', () => {
     });
   });
 });
+
+describe('snapshots', () => {
+  it('reads several accounts in one statement, each as its own snapshot would', async () => {
+    const used = await subjectFor({ allowanceOverride: 10, balanceMillicents: 4000 });
+    const fresh = await subjectFor({ allowanceOverride: 3, balanceMillicents: 0 });
+    await meter.deliver(used, RequestTicket.spentAlready(randomUUID()), opportunityIds(4));
+    const unknown = randomUUID();
+    const many = await meter.snapshots([used.accountId, fresh.accountId, unknown]);
+    expect([...many.keys()].sort()).toEqual([used.accountId, fresh.accountId].sort());
+    expect(many.get(used.accountId)).toEqual(await meter.snapshot(used));
+    expect(many.get(fresh.accountId)).toEqual(await meter.snapshot(fresh));
+    expect(many.get(used.accountId)).toMatchObject({ used: 4, remaining: 6 });
+    expect(many.get(fresh.accountId)).toMatchObject({ used: 0, remaining: 3 });
+    await expect(meter.snapshot({ accountId: unknown })).rejects.toThrow('not found');
+  });
+});
