@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { validSearchNodes } from './search/nodes';
 import { parseTrustProxy, type TrustProxy } from './infra/client-address';
@@ -90,6 +91,20 @@ export const EnvSchema = z.object({
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   /** contract §22.4: `production` creates no demo account, starts no local service. */
   NODE_ENV: z.string().optional(),
+  /**
+   * How many API processes share PORT on this host (app/processes.ts). 1: today's single process,
+   * no cluster primary at all. `auto`: one per core the process may use. Node runs JavaScript on
+   * one core, so an API-bound host needs one process per core it gives the API.
+   */
+  API_PROCESSES: z.preprocess(
+    (v) => (v === '' ? undefined : v === 'auto' ? Math.min(64, availableParallelism()) : v),
+    z.coerce
+      .number({ error: 'expected an integer from 1 to 64, or auto' })
+      .int('expected an integer from 1 to 64, or auto')
+      .min(1, 'expected an integer from 1 to 64, or auto')
+      .max(64, 'expected an integer from 1 to 64, or auto')
+      .default(1),
+  ),
   /** contract §22.6: how long SIGTERM waits for in-flight requests before closing connections. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** An index left by a reindex is deleted by a later sync/reindex after this long. */

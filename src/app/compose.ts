@@ -14,7 +14,7 @@ import type { AppDeps, Settings } from '../service/context';
 import { ReadService } from '../service/read-service';
 
 /**
- * Every capability the adapters use, built once: the server (main.ts), the CLI, the
+ * Every capability the adapters use, built once: the server (server.ts), the CLI, the
  * benchmark and fault scripts and the tests' harness all go through compose(), so no adapter builds
  * its own meter, limiter or authenticator and two adapters of one process share them. No client
  * is in here: an adapter reaches Postgres, OpenSearch and Redis only through a capability.

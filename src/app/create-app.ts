@@ -51,7 +51,7 @@ export function createApp(capabilities: Capabilities): Express {
   app.use(opportunityRoutes(settings, auth, reads));
   app.use('/mcp', mcpRoutes(settings, auth, reads));
   app.use(usageRoutes(settings, auth, reads));
-  // The lifecycle is read per request: main.ts sets it on the settings (contract §22.6: draining).
+  // The lifecycle is read per request: server.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
   app.use(metricsRoutes(settings.env));
   app.use(taxonomyRoutes(settings));

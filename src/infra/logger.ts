@@ -15,14 +15,19 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * `fields` go on every line: with several API processes on one port (app/processes.ts), which
+ * process wrote it (`worker`, `pid`); a single process's lines stay as they were.
+ */
 export function createLogger(
   level: Level | 'silent' = 'info',
   write: (line: string) => void = batchedStderr(),
+  fields?: Record<string, string | number>,
 ): Logger {
   const base = pino(
     {
       level,
-      base: undefined,
+      base: fields,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       // Fields passed explicitly win over the context's (mixin merges first).
@@ -40,22 +45,47 @@ export function createLogger(
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
+/** Linux's PIPE_BUF: a write to a pipe of at most this many bytes is never split by another's. */
+export const ATOMIC_WRITE_BYTES = 4096;
+
 /**
  * stderr, one write for all the lines of an event-loop turn (logging cost). Under load
  * many requests finish in one turn; a write(2) for each line cost more CPU than the rest of the
  * request's logging. Lines keep their order; what is pending when the process exits (a crash, the
  * end of a graceful shutdown) is written by the exit handler, so only a hard kill can lose the
  * lines of the last turn.
+ *
+ * `atomic`: several processes write to one stderr (API_PROCESSES > 1). A pipe keeps a write whole
+ * only up to ATOMIC_WRITE_BYTES: a longer one can be cut by another process's write in mid-line.
+ * So the turn's lines go in writes of at most that many bytes, each cut at a line's end (a single
+ * longer line is written alone).
  */
 export function batchedStderr(
   out: { write(text: string): unknown } = process.stderr,
+  options: { atomic?: boolean } = {},
 ): (line: string) => void {
   let pending: string[] = [];
   const flush = () => {
     if (pending.length === 0) return;
-    const text = pending.join('\n') + '\n';
+    const lines = pending;
     pending = [];
-    out.write(text);
+    if (!options.atomic) {
+      out.write(lines.join('\n') + '\n');
+      return;
+    }
+    let chunk = '';
+    let bytes = 0;
+    for (const line of lines) {
+      const size = Buffer.byteLength(line) + 1;
+      if (bytes > 0 && bytes + size > ATOMIC_WRITE_BYTES) {
+        out.write(chunk);
+        chunk = '';
+        bytes = 0;
+      }
+      chunk += line + '\n';
+      bytes += size;
+    }
+    out.write(chunk);
   };
   process.on('exit', flush);
   return (line) => {

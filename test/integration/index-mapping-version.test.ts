@@ -14,7 +14,7 @@ import { get, newReader } from '../support/read-http';
 
 // A deployment whose live index was built before the keyword-search mapping moves to it
 // with `cli reindex` (a new version, an atomic alias swap), and the server tells the operator so
-// until then (main.ts logs staleMappingWarning at start).
+// until then (server.ts logs staleMappingWarning at start).
 
 let ctx: TestContext;
 

@@ -23,7 +23,8 @@ const RANK: Record<string, number> = {
   app: 8,
   bootstrap: 8,
   cli: 9,
-  main: 9,
+  server: 9,
+  main: 10,
 };
 
 function unitOf(file: string): string {

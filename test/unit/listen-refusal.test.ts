@@ -4,7 +4,7 @@ import { listen } from '../../src/app/http-server';
 import { ConfigError } from '../../src/config';
 
 // A newcomer's second `npm start` (or anything else on 8080) once died on an unhandled 'error'
-// event with a stack; a port that is taken is the operator's to fix: one line, exit 1 (main.ts).
+// event with a stack; a port that is taken is the operator's to fix: one line, exit 1 (main.ts, app/processes.ts).
 
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 

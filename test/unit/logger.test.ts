@@ -92,3 +92,24 @@ it('writes the lines of one event-loop turn together, in order (logging cost)', 
   await new Promise((resolve) => setImmediate(resolve));
   expect(writes).toEqual(['a\nb\n', 'c\n']);
 });
+
+it('atomic: writes of whole lines of at most 4096 bytes, so processes sharing stderr never cut each other', async () => {
+  const writes: string[] = [];
+  const write = batchedStderr({ write: (text: string) => writes.push(text) }, { atomic: true });
+  const line = (n: number) => `${String(n).padStart(4, '0')}${'x'.repeat(995)}`; // 1000 bytes with its newline
+  for (let i = 0; i < 10; i++) write(line(i));
+  write('y'.repeat(5000));
+  write('é'.repeat(1000)); // 2000 bytes
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(writes.join('')).toBe(
+    [...Array.from({ length: 10 }, (_, i) => line(i)), 'y'.repeat(5000), 'é'.repeat(1000)]
+      .map((l) => `${l}\n`)
+      .join(''),
+  );
+  for (const text of writes) {
+    expect(text.endsWith('\n')).toBe(true);
+    // Only a line longer than the bound alone goes past it.
+    if (Buffer.byteLength(text) > 4096) expect(text.split('\n')).toHaveLength(2);
+  }
+  expect(writes.map((t) => Buffer.byteLength(t))).toEqual([4000, 4000, 2000, 5001, 2001]);
+});
