@@ -3,7 +3,9 @@
 // SQL on Postgres) with autocannon; prints throughput, latency, errors, ratios, CPU per request of
 // each process and the API's peak RSS.
 //   npm run bench -- [--records 1000000] [--seconds 8] [--connections 16] [--only list,count,q]
-//                    [--cpu-prof DIR]
+//                    [--cpu-prof DIR] [--processes N|auto]
+// --processes (default: API_PROCESSES, else 1) starts the API with that many processes on its port
+// (docs/operations.md); its CPU and RSS columns are then those of the primary and every process.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,10 @@ const ONLY = arg('only', '')
   .split(/,(?! )/)
   .filter(Boolean);
 const CPU_PROF = arg('cpu-prof', '');
+// Read as the API reads it (a bad value stops the bench naming it).
+const PROCESSES = parseEnv({
+  API_PROCESSES: arg('processes', process.env.API_PROCESSES ?? '1'),
+}).API_PROCESSES;
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface Mix {
@@ -186,7 +192,7 @@ async function main(): Promise<void> {
 
   const nodeArgs = CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${CPU_PROF}`] : [];
   if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
-  const api: RunningApi = await startApi(env, nodeArgs);
+  const api: RunningApi = await startApi(env, nodeArgs, undefined, PROCESSES);
   const osPid = pidListeningOn(Number(new URL(opensearchUrl).port));
   const redisPids = pidsNamed('redis-server');
   const pgPids = async () =>
@@ -197,15 +203,15 @@ async function main(): Promise<void> {
       )
     ).rows.map((r) => r.pid);
   const meters = {
-    api: new CpuMeter(() => [api.pid]),
+    api: new CpuMeter(() => api.pids()),
     pg: new CpuMeter(pgPids),
     redis: new CpuMeter(() => redisPids),
     os: new CpuMeter(() => (osPid ? [osPid] : [])),
   };
-  const rss = rssPeak(api.pid);
+  const rss = rssPeak(() => api.pids());
   console.log(
-    `records ${total}; API: ${api.mode}; OpenSearch ${opensearchUrl} (pid ${osPid}); ` +
-      `${CONNECTIONS} connections, ${SECONDS} s per workload`,
+    `records ${total}; API: ${api.mode}, ${processLabel(api.processes)}; ` +
+      `OpenSearch ${opensearchUrl} (pid ${osPid}); ${CONNECTIONS} connections, ${SECONDS} s per workload`,
   );
   console.log(machineLine());
   console.log(await postgresLine(deps.pool));
@@ -573,14 +579,37 @@ async function main(): Promise<void> {
 
   const peak = rss.stop();
   await api.stop();
-  console.log(`\nAPI peak RSS: ${peak.toFixed(0)} MB; after the run: ${loadLine()}`);
+  const peakLine =
+    api.processes === 1
+      ? `API peak RSS: ${peak.total.toFixed(0)} MB`
+      : `API peak RSS: ${peak.total.toFixed(0)} MB in all (primary and ${api.processes} processes), ` +
+        `${peak.largest.toFixed(0)} MB the largest process`;
+  console.log(`\n${peakLine}; after the run: ${loadLine()}`);
   const out = path.join(ROOT, '.cache/bench-last.json');
   writeFileSync(
     out,
-    JSON.stringify({ at: new Date().toISOString(), mode: api.mode, peak, rows }, null, 1),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        mode: api.mode,
+        processes: api.processes,
+        peak: peak.total,
+        peakLargest: peak.largest,
+        rows,
+      },
+      null,
+      1,
+    ),
   );
   console.log(`(figures also in ${path.relative(ROOT, out)})`);
   await shutdown(deps);
+}
+
+/** One process, or a primary and its processes (their CPU and RSS are summed). */
+function processLabel(processes: number): string {
+  return processes === 1
+    ? '1 process'
+    : `${processes} processes (API_PROCESSES; CPU and RSS: the primary and all of them)`;
 }
 
 const HEADER = [

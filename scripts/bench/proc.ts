@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 // CPU and memory of the processes under test, from /proc (Linux). CPU is utime + stime in clock
 // ticks (USER_HZ, 100 a second on Linux): deltas over a whole workload divided by its requests.
@@ -25,6 +25,26 @@ export function rssMb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The processes whose parent is `pid` (from /proc): the API processes of a primary started with
+ * API_PROCESSES > 1 (the primary holds the listening socket and hands connections to them).
+ */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
+        children.push(Number(entry));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
 
 /** The pid listening on a local TCP port (the benchmark's own OpenSearch), via `ss`. */
@@ -69,16 +89,31 @@ export class CpuMeter {
   }
 }
 
-/** Samples a process's resident memory until stopped; returns the peak in MB. */
-export function rssPeak(pid: number, everyMs = 200): { stop: () => number } {
-  let peak = rssMb(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssMb(pid));
-  }, everyMs);
+/**
+ * Samples the resident memory of a group of processes (the API: its primary and its processes)
+ * until stopped; returns the peak of their sum and the peak of the largest one, in MB.
+ */
+export function rssPeak(
+  pids: () => number[],
+  everyMs = 200,
+): { stop: () => { total: number; largest: number } } {
+  let total = 0;
+  let largest = 0;
+  const sample = () => {
+    const each = pids().map(rssMb);
+    total = Math.max(
+      total,
+      each.reduce((a, b) => a + b, 0),
+    );
+    largest = Math.max(largest, ...each);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
   return {
     stop: () => {
       clearInterval(timer);
-      return Math.max(peak, rssMb(pid));
+      sample();
+      return { total, largest };
     },
   };
 }

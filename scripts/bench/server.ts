@@ -2,15 +2,22 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { childrenOf } from './proc';
 
 // Starts the API as in production: `npm run build`, then node on the compiled JavaScript with
 // NODE_ENV=production and every service configured. Where the build does not run from dist yet,
-// it falls back to node with tsx's loader, and says so.
+// it falls back to node with tsx's loader, and says so. With `processes` > 1 (API_PROCESSES) the
+// started process is a primary: the API is it and its children, and it is ready once every one of
+// them listens (the primary's `API processes listening` line).
 
 const ROOT = path.resolve(__dirname, '../..');
 
 export interface RunningApi {
+  /** The process started: the API itself, or the primary of `processes` API processes. */
   pid: number;
+  processes: number;
+  /** The started process and its children (the API processes of a primary). */
+  pids(): number[];
   url: string;
   mode: string;
   stop(): Promise<void>;
@@ -27,13 +34,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<boolean> {
+async function waitReady(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  allListening: () => boolean,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return false;
     try {
       const res = await fetch(`${url}/readyz`);
-      if (res.ok) return true;
+      // One process answering is not all of them: the first would take every connection.
+      if (res.ok && allListening()) return true;
     } catch {
       // not listening yet
     }
@@ -55,6 +68,7 @@ export async function startApi(
   env: Record<string, string>,
   extraNodeArgs: string[] = [],
   logFile = path.join(ROOT, '.cache/bench-api.log'),
+  processes = 1,
 ): Promise<RunningApi> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -70,14 +84,30 @@ export async function startApi(
   for (const attempt of attempts) {
     const child = spawn(process.execPath, [...extraNodeArgs, ...attempt.args], {
       cwd: ROOT,
-      env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port) },
+      env: {
+        ...process.env,
+        ...env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        API_PROCESSES: String(processes),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
-    if (await waitReady(url, child, 60_000)) {
+    let allListening = processes === 1;
+    const watch = (chunk: Buffer) => {
+      if (chunk.toString().includes('"msg":"API processes listening"')) allListening = true;
+    };
+    child.stderr?.on('data', watch);
+    const ready = await waitReady(url, child, 60_000, () => allListening);
+    child.stderr?.off('data', watch);
+    if (ready) {
+      const pid = child.pid ?? 0;
       return {
-        pid: child.pid ?? 0,
+        pid,
+        processes,
+        pids: () => [pid, ...(processes > 1 ? childrenOf(pid) : [])],
         url,
         mode: attempt.mode,
         stop: () =>
