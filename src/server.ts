@@ -7,6 +7,7 @@ import { createHttpServer, listen } from './app/http-server';
 import { ensureDemoAccount } from './app/demo-account';
 import { isFirstProcess, processLogFields } from './app/processes';
 import { batchedStderr, createLogger } from './infra/logger';
+import { shareProcessMetrics } from './infra/process-metrics';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
 import { IndexFollower } from './search/index-follower';
@@ -20,6 +21,8 @@ import { reindex } from './search/sync';
  * (API_PROCESSES=1), or a primary runs API_PROCESSES of them on one port (main.ts, app/processes.ts).
  */
 export async function serve(env: Env): Promise<void> {
+  // One of several processes: the primary may ask for its metrics from now on.
+  shareProcessMetrics();
   const fields = processLogFields();
   // Beside other processes on one stderr, each write must stay whole (logger.ts, atomic chunks).
   const logger = createLogger(

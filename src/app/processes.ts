@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../infra/logger';
+import { gatherProcessMetrics } from '../infra/process-metrics';
 
 // Several API processes on one port (API_PROCESSES > 1; docs/operations.md, "Several API processes
 // per host"). Node runs JavaScript on one core, so a host whose API is the bottleneck runs one
@@ -212,6 +213,8 @@ export function runPrimary(options: PrimaryOptions): void {
     options.exit(exitCode);
   };
 
+  // GET /metrics, answered by any process, reports all of them (infra/process-metrics.ts).
+  gatherProcessMetrics(() => [...live.values()].filter((w) => listened.has(w.id)));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   logger.info('starting API processes', { processes });

@@ -67,6 +67,10 @@ async function logLine(
   }
 }
 
+/** /healthz requests sent to the server under test (each counted by the process it reached). */
+let healthzSent = 0;
+const METRICS_TOKEN = `metrics-${randomUUID()}`;
+
 interface Reply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -81,6 +85,7 @@ function send(
   headers: Record<string, string> = {},
 ): Promise<Reply & { requestId: string }> {
   const requestId = `processes-${randomUUID()}`;
+  if (path === '/healthz') healthzSent++;
   return new Promise((resolve, reject) => {
     const req = request(
       `${server.baseUrl}${path}`,
@@ -151,7 +156,7 @@ describe('two API processes on one port', () => {
   const workers = new Set<number>();
 
   beforeAll(async () => {
-    server = await start(production({ REDIS_URL: 'redis://127.0.0.1:6379' }));
+    server = await start(production({ REDIS_URL: 'redis://127.0.0.1:6379', METRICS_TOKEN }));
     await waitReady(server);
     const up = await logLine(server, (l) => l.msg === 'API processes listening');
     for (const pid of up.worker_pids as number[]) workers.add(pid);
@@ -203,6 +208,21 @@ describe('two API processes on one port', () => {
       for (const { agent } of [a, b]) agent.destroy();
     } finally {
       await pool.end();
+    }
+  });
+
+  it('/metrics through either process counts the requests of both', async () => {
+    const a = await connection(server);
+    const b = await connectionOtherThan(server, a.pid);
+    const sent = healthzSent;
+    const auth = { Authorization: `Bearer ${METRICS_TOKEN}` };
+    for (const { agent } of [a, b]) {
+      const scrape = await send(server, agent, '/metrics', auth);
+      expect(scrape.status).toBe(200);
+      expect(scrape.body).toContain(
+        `http_requests_total{method="GET",route="/healthz",status="200"} ${sent}\n`,
+      );
+      agent.destroy();
     }
   });
 

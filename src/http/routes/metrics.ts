@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
 import { metrics, registry } from '../../infra/metrics';
+import { metricsText } from '../../infra/process-metrics';
 import { isProduction, type Env } from '../../config';
 
 /**
@@ -39,8 +40,11 @@ export function metricsRoutes(env: Env): Router {
       );
       return;
     }
+    // Every process's, when several share the port (API_PROCESSES, infra/process-metrics.ts).
+    const text = await metricsText().catch((err: unknown) => err as Error);
+    if (text instanceof Error) return next(text);
     res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
+    res.send(text);
   });
   return router;
 }
