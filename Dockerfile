@@ -27,5 +27,7 @@ EXPOSE 8080
 # /readyz: Postgres and OpenSearch both answer (node's own fetch: the slim image has no curl).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# exec form: node is PID 1 and receives SIGTERM itself, so it drains (decisions 10).
+# exec form: node is PID 1 and receives SIGTERM itself, so it drains (decisions 10). With
+# API_PROCESSES set (e.g. auto: one per core) this node is the primary of that many API processes
+# on PORT and drains them all on SIGTERM (docs/operations.md, "Several API processes per host").
 CMD ["node", "dist/main.js"]
