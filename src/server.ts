@@ -7,6 +7,7 @@ import { createHttpServer, listen } from './app/http-server';
 import { ensureDemoAccount } from './app/demo-account';
 import { isFirstProcess, processLogFields } from './app/processes';
 import { batchedStderr, createLogger } from './infra/logger';
+import { registry } from './infra/metrics';
 import { shareProcessMetrics } from './infra/process-metrics';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
@@ -22,7 +23,7 @@ import { reindex } from './search/sync';
  */
 export async function serve(env: Env): Promise<void> {
   // One of several processes: the primary may ask for its metrics from now on.
-  shareProcessMetrics();
+  shareProcessMetrics(registry);
   const fields = processLogFields();
   // Beside other processes on one stderr, each write must stay whole (logger.ts, atomic chunks).
   const logger = createLogger(

@@ -1,6 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { AggregatorRegistry } from 'prom-client';
-import { registry } from './metrics';
+import { AggregatorRegistry, type Registry } from 'prom-client';
 
 // GET /metrics with several API processes on one port (API_PROCESSES > 1, app/processes.ts): a
 // scrape reaches one process, a different one each time, so one process's counters would jump
@@ -8,7 +7,8 @@ import { registry } from './metrics';
 // listening process's registry over the cluster's IPC channel and answers them aggregated by
 // prom-client (AggregatorRegistry.aggregate): counters and histograms summed, gauges summed
 // (rate_limiter_fallback_active: how many processes limit in process), prom-client's process_*
-// and nodejs_* defaults as it aggregates them. A single process serves its own registry.
+// and nodejs_* defaults as it aggregates them. A single process serves its own registry. The
+// registry is passed in, so the primary loads none of the metrics it has no use for.
 
 const ASK_ALL = 'api-processes:metrics-request';
 const ALL = 'api-processes:metrics';
@@ -82,7 +82,7 @@ let asked = 0;
 const answers = new Map<number, (reply: { text?: string; error?: string }) => void>();
 
 /** In a process of several: answers the primary's requests for this process's registry. */
-export function shareProcessMetrics(): void {
+export function shareProcessMetrics(registry: Registry): void {
   if (!cluster.isWorker) return;
   process.on('message', (message: unknown) => {
     if (!isMessage(message)) return;
@@ -95,7 +95,7 @@ export function shareProcessMetrics(): void {
 }
 
 /** The text of GET /metrics: this process's registry, or every process's through the primary. */
-export function metricsText(): Promise<string> {
+export function metricsText(registry: Registry): Promise<string> {
   if (!cluster.isWorker || !process.send) return registry.metrics();
   const id = asked++;
   return new Promise((resolve, reject) => {

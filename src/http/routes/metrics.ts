@@ -41,7 +41,7 @@ export function metricsRoutes(env: Env): Router {
       return;
     }
     // Every process's, when several share the port (API_PROCESSES, infra/process-metrics.ts).
-    const text = await metricsText().catch((err: unknown) => err as Error);
+    const text = await metricsText(registry).catch((err: unknown) => err as Error);
     if (text instanceof Error) return next(text);
     res.setHeader('Content-Type', registry.contentType);
     res.send(text);
