@@ -167,8 +167,9 @@ export function runPrimary(options: PrimaryOptions): void {
     const why = lastWords.get(worker.id) ?? `API process ${pid} exited with ${how}`;
     const decision = policy.exited(listened.has(worker.id), why);
     if ('stop' in decision) {
-      if (decision.served) logger.error('stopping: API processes keep failing', { reason: why });
-      else options.printLine(decision.stop);
+      if (decision.served) {
+        logger.error('stopping: API processes keep failing', { reason: decision.stop });
+      } else options.printLine(decision.stop);
       stop('start-up failure', 1);
       return;
     }
