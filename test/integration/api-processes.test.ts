@@ -7,6 +7,7 @@ import { Pool } from 'pg';
 import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
 import { cliJson } from '../support/cli';
+import { startTcpForwarder } from '../support/tcp-forwarder';
 import { newReader } from '../support/factories';
 import { TEST_CURSOR_KEYS } from '../support/harness';
 import {
@@ -284,5 +285,51 @@ describe('a start that fails still ends with one line and exit 1', () => {
     expect(server.stderr().trim()).toBe(
       'invalid configuration: API_PROCESSES: expected an integer from 1 to 64, or auto',
     );
+  });
+});
+
+describe('once up, replacements that cannot start', () => {
+  it('are retried with a back-off, then the primary gives up: one error line, exit 1', async () => {
+    // Postgres through a gate that, once closed, refuses new connections (those open stay up).
+    let closed = false;
+    const gate = await startTcpForwarder(5432, '127.0.0.1', (client, upstream) => {
+      if (closed) {
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    try {
+      const url = new URL(db.url);
+      url.port = String(gate.port);
+      const server = await start(production({ DATABASE_URL: url.toString() }));
+      await waitReady(server);
+      const up = await logLine(server, (l) => l.msg === 'API processes listening');
+      closed = true;
+      const [victim] = up.worker_pids as number[];
+      process.kill(victim as number, 'SIGKILL');
+
+      expect(await server.exited).toBe(1);
+      const lines = server.stderr().split('\n');
+      const retries = lines.filter((l) =>
+        l.includes('"msg":"API process exited; starting another"'),
+      );
+      // The victim's replacement after 250 ms, then each that never listened twice as late; the
+      // fifth of those failing ends it.
+      expect(retries.map((l) => (JSON.parse(l) as { in_ms: number }).in_ms)).toEqual([
+        250, 500, 1000, 2000, 4000,
+      ]);
+      const gaveUp = lines.filter((l) =>
+        l.includes('"msg":"stopping: API processes keep failing"'),
+      );
+      expect(gaveUp).toHaveLength(1);
+      expect(gaveUp[0]).toContain('API processes failed to start 5 times in a row; the last: ');
+      expect(server.stderr()).not.toContain('"msg":"API process replaced"');
+      for (const pid of up.worker_pids as number[]) expect(alive(pid)).toBe(false);
+    } finally {
+      await gate.close();
+    }
   });
 });
