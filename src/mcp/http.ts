@@ -1,8 +1,7 @@
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isJsonContentType,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
@@ -24,16 +23,18 @@ import {
   unsupportedContentType,
   unsupportedProtocolVersion,
 } from './transport-refusals';
-import { countedMessage } from './admission';
+import { admissionOf } from './admission';
+import { serveExchange } from './exchange';
 
 // The tool-protocol endpoint (contract §21): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
 //
 // Protocol revisions (contract §21.4): a 2025-era message (2025-06-18, 2025-11-25: initialize, then
-// requests without the per-request envelope) goes to a per-request SDK transport, as before; a
-// 2026-07-28 message (the `_meta` envelope, `server/discover`, no initialize) goes to the SDK's
-// modern handler. isLegacyRequest is the SDK's own routing predicate, and both legs are served
-// by the same per-request Server (server.ts), so tools, schemas and errors cannot differ.
+// requests without the per-request envelope) goes to a single-exchange transport on the Node
+// request (exchange.ts); a 2026-07-28 message (the `_meta` envelope, `server/discover`, no
+// initialize) goes to the SDK's modern handler. The SDK's classifyInboundRequest routes (it is
+// what its isLegacyRequest runs), and both legs are served by the same per-request Server
+// (server.ts), so tools, schemas and errors cannot differ.
 
 const BODY_LIMIT = '1mb';
 
@@ -122,48 +123,83 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     const context = authenticated.get(req);
     if (!context) throw new Error('mcp: request reached the handler unauthenticated');
     const caller = callerOf(req, context, deps.env);
-    // contract §21.10: every request counts against the account's read rate limit like any call,
-    // before any Postgres work; a handshake (initialize) and notifications pass the looser
-    // protocol limit. A tool call that reads is limited by the ReadService instead (countedMessage).
-    const admitted = await reads.admitProtocolMessage(caller, countedMessage(req.body, parts));
-    res.set(admitted.headers);
-    if (!admitted.ok) throw admitted.error;
+    // contract §21.10: every request counts against the account's rate limits before any Postgres
+    // work; which limit, and when, is admission.ts's decision.
+    const admission = admissionOf(req.body, parts);
+    const admit = async (counted: boolean): Promise<void> => {
+      const admitted = await reads.admitProtocolMessage(caller, counted);
+      res.set(admitted.headers);
+      if (!admitted.ok) throw admitted.error;
+    };
+    if (admission !== 'service') await admit(admission === 'read');
     const deferred = new DeferredJson();
     const scope = requestScope(caller, res, deps, deferred);
-    // The web-standard transports hand back a Response instead of writing to ours, so that their
-    // refusals can be rendered as the envelope. The body is already parsed (and bounded) above.
+    let reply: Reply;
+    try {
+      reply = await serve(req, res, scope);
+    } catch (err) {
+      // A refusal of the transport: the call never reached the ReadService.
+      if (admission === 'service') await admit(false);
+      throw err;
+    }
+    if (admission === 'service' && !scope.limitedByService) await admit(false);
+    if (reply === null) return;
+    res.status(reply.status);
+    if (reply.contentType) res.setHeader('Content-Type', reply.contentType);
+    if (reply.text === undefined) res.end();
+    // The same bytes either way: placeholders replaced by the JSON they stand for.
+    else res.end(deferred.pending ? deferred.fill(reply.text) : reply.text);
+  });
+
+  /**
+   * One message on a fresh Server (server.ts): a 2025-era one through the single-exchange
+   * transport (exchange.ts), a 2026-07-28 one through the SDK's modern handler, which takes a web
+   * Request and hands back a Response. The reply as text, or null when the connection closed first.
+   */
+  const serve = async (req: Request, res: Response, scope: RequestScope): Promise<Reply> => {
+    const inbound = {
+      httpMethod: 'POST',
+      protocolVersionHeader: req.get('mcp-protocol-version'),
+      mcpMethodHeader: req.get('mcp-method'),
+      mcpNameHeader: req.get('mcp-name'),
+      body: req.body as unknown,
+    };
+    // The SDK's own routing predicate (isLegacyRequest runs exactly this on a parsed body).
+    if (classifyInboundRequest(inbound).kind === 'legacy') {
+      const exchanged = await serveExchange(
+        createMcpServer(parts, scope),
+        {
+          accept: req.get('accept'),
+          protocolVersion: inbound.protocolVersionHeader,
+          body: req.body,
+        },
+        (close) =>
+          res.on('close', () => {
+            // Once answered, nothing of the Server runs or waits: it goes with the request.
+            if (!res.writableFinished) close();
+          }),
+      );
+      if (exchanged === null || exchanged.status === 202) return exchanged;
+      // What the SDK transport's Response.json wrote: JSON.stringify of the message.
+      return {
+        status: 200,
+        contentType: 'application/json',
+        text: JSON.stringify(exchanged.message),
+      };
+    }
     const headers = new Headers();
     for (const name of TRANSPORT_HEADERS) {
       const value = req.get(name);
       if (value !== undefined) headers.set(name, value);
     }
     const request = new Request('http://mcp.local/mcp', { method: 'POST', headers });
-    let reply: globalThis.Response;
-    if (await isLegacyRequest(request, req.body)) {
-      const server = createMcpServer(parts, scope);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      res.on('close', () => {
-        void transport.close().catch(() => undefined);
-        void server.close().catch(() => undefined);
-      });
-      await server.connect(transport);
-      reply = await transport.handleRequest(request, { parsedBody: req.body });
-    } else {
-      scopes.set(request, scope);
-      reply = await modern.fetch(request, { parsedBody: req.body });
-    }
-    if (reply.status >= 400) throw await refusalOf(reply);
-    res.status(reply.status);
-    const type = reply.headers.get('content-type');
-    if (type) res.setHeader('Content-Type', type);
-    if (!reply.body) res.end();
-    // The same bytes either way: placeholders replaced by the JSON they stand for.
-    else if (deferred.pending) res.end(deferred.fill(await reply.text()));
-    else res.end(Buffer.from(await reply.arrayBuffer()));
-  });
+    scopes.set(request, scope);
+    const answer = await modern.fetch(request, { parsedBody: req.body });
+    if (answer.status >= 400) throw await refusalOf(answer);
+    const contentType = answer.headers.get('content-type') ?? undefined;
+    if (!answer.body) return { status: answer.status, contentType };
+    return { status: answer.status, contentType, text: await answer.text() };
+  };
 
   // A stateless server offers no GET stream and no session to DELETE: 405, as in the SDK's
   // stateless example, whatever the credentials.
@@ -175,6 +211,9 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
 
   return router;
 }
+
+/** What a POST answers: its status and body (none for a 202), or null when the client left first. */
+type Reply = { status: number; contentType?: string; text?: string } | null;
 
 /** The ApiError for a refusal of the transport; what is not the caller's fault becomes a 500. */
 async function refusalOf(reply: globalThis.Response): Promise<unknown> {
@@ -212,6 +251,7 @@ function requestScope(
     caller,
     logger: deps.logger,
     deferred,
+    limitedByService: false,
     setHeaders(headers) {
       if (!res.headersSent) res.set(headers);
     },

@@ -33,6 +33,11 @@ export interface RequestScope {
   setHeaders(headers: Record<string, string>): void;
   /** Where tool results leave their JSON until the reply is written (deferred-json.ts). */
   deferred: DeferredJson;
+  /**
+   * Set once a tool the ReadService limits was answered by it: the call was counted against the
+   * rate limit there and its headers set, so the POST needs no admission of its own (admission.ts).
+   */
+  limitedByService: boolean;
 }
 
 function asApiError(err: unknown, scope: RequestScope, tool: string): ApiError {
@@ -107,9 +112,14 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
         `Unknown tool: ${request.params.name}`,
       );
     // A tool's own argument check throws before any read; anything else thrown is a bug.
-    const outcome = await tool
-      .run(scope.caller, request.params.arguments ?? {})
-      .catch((err: unknown) => refused(asApiError(err, scope, tool.name)));
+    const outcome = await tool.run(scope.caller, request.params.arguments ?? {}).then(
+      (served) => {
+        // Every outcome of the ReadService passed its rate limit first (ReadService.serve).
+        if (tool.limitedByService) scope.limitedByService = true;
+        return served;
+      },
+      (err: unknown) => refused(asApiError(err, scope, tool.name)),
+    );
     const { result, json, jsonString, headers } = toolOutcome(
       outcome,
       scope.caller.requestId,

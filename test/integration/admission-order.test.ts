@@ -17,15 +17,14 @@ beforeAll(async () => {
   // next two minutes (the limiter's Redis counter, set ahead): every call below is refused.
   reader = await newReader(ctx.deps, { rps_override: null });
   if (!ctx.deps.redis) throw new Error('this test needs Redis (TEST_REDIS_URL)');
-  // MCP protocol messages have their loose window (20 a second for Free) used up the same way.
-  for (const window of ['account:2', 'protocol:20']) {
-    await ctx.deps.redis.set(
-      `rl:${ctx.deps.databaseName}:${window}:${reader.accountId}`,
-      1_000_000,
-      'PX',
-      120_000,
-    );
-  }
+  // Only the read window: a search over MCP is a read, refused by the same limit as REST
+  // (contract §21.10; the looser protocol window is the handshake's).
+  await ctx.deps.redis.set(
+    `rl:${ctx.deps.databaseName}:account:2:${reader.accountId}`,
+    1_000_000,
+    'PX',
+    120_000,
+  );
   recorder.install();
 });
 afterAll(async () => {
@@ -75,22 +74,41 @@ describe('admission order', () => {
     expect(res.headers.get('x-service-plan')).toBe('free');
   });
 
+  it('a search over MCP answers its 429 as a tool result, with the same headers', async () => {
+    const res = await request(3);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      result: { isError: true, structuredContent: { error: { code: 'rate_limit_exceeded' } } },
+    });
+    expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(res.headers.get('x-service-plan')).toBe('free');
+  });
+
   it('a flood of 2,000 refused requests adds no database round trip', async () => {
     // Warm: the usage headers of this account are cached by the first refusal above.
-    const statuses: number[] = [];
+    const refusals: string[] = [];
     let next = 0;
     const worker = async () => {
       while (next < 2000) {
         const i = next++;
         const res = await request(i);
-        statuses.push(res.status);
-        await res.text();
+        const text = await res.text();
+        // A reading tool's 429 is a tool result (contract §21.5, docs/agents.md), REST's a status.
+        const refused =
+          i % 4 === 3
+            ? res.status === 200 &&
+              /"isError":true/.test(text) &&
+              text.includes('rate_limit_exceeded')
+            : res.status === 429;
+        refusals.push(refused ? 'refused' : `${res.status} ${text.slice(0, 200)}`);
       }
     };
     const statements = await recorder.during(() => Promise.all(Array.from({ length: 16 }, worker)));
 
-    expect(statuses).toHaveLength(2000);
-    expect(statuses.filter((s) => s !== 429)).toEqual([]);
+    expect(refusals).toHaveLength(2000);
+    expect(refusals.filter((r) => r !== 'refused')).toEqual([]);
     const beyondAuth = statements.filter((sql) => !/\bapi_keys\b/.test(sql));
     expect(beyondAuth).toEqual([]);
 

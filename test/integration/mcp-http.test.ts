@@ -11,6 +11,7 @@ import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
+import { protocolLimit } from '../../src/billing/rate-limit';
 
 // contract §17, §18, §21 at the HTTP edge of /mcp: authentication before the protocol, 405s, the headers
 // of contract §18 on the HTTP response, request ids, and the rate limit shared with REST.
@@ -506,6 +507,77 @@ describe('one rate limit across REST and MCP', () => {
       expect(statuses[2]).toBe(429);
       expect(body).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
     }
+  });
+
+  // admission.ts: a reading tool is counted once, by the ReadService, like its REST twin; only a call
+  // that never reaches it is admitted against the protocol window. Each test exhausts the account's
+  // protocol window (its Redis counter, set ahead) and leaves the read window alone.
+  describe('a reading tool is counted by the ReadService only', () => {
+    const FREE: AccountInput = { plan: 'free', ...ROOMY };
+    async function protocolWindowUsedUp(): Promise<string> {
+      const { accountId, key } = await accountWithKey(ctx.deps, FREE);
+      const redis = ctx.deps.redis;
+      if (!redis) throw new Error('this test needs Redis (TEST_REDIS_URL)');
+      await redis.set(
+        `rl:${ctx.deps.databaseName}:protocol:${protocolLimit(ROOMY.rps_override)}:${accountId}`,
+        1_000_000,
+        'PX',
+        120_000,
+      );
+      return key.key;
+    }
+
+    it('a search is served with its own headers while the protocol window is used up', async () => {
+      const key = await protocolWindowUsedUp();
+      // The window really is used up: the handshake, which it limits, is refused.
+      const hello = await post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'x', version: '1' },
+          },
+        }),
+        { 'X-API-Key': key },
+      );
+      expect(hello.status).toBe(429);
+      const res = await post(JSON.stringify(toolCall(2, 'search_opportunities', { limit: 2 })), {
+        'X-API-Key': key,
+      });
+      expect(res.status).toBe(200);
+      const reply = (await res.json()) as { result: { isError?: boolean } };
+      expect(reply.result.isError).toBeFalsy();
+      expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('999');
+      expect(res.headers.get('x-service-new-opportunity-count')).toBe('2');
+    });
+
+    it.each([
+      ['params the SDK refuses', 'count_opportunities', 'x'],
+      ['an argument the tool refuses first', 'get_opportunity', { id: 'x', opportunity_id: 'x' }],
+    ])(
+      'a reading tool call that never reaches the service (%s) is admitted as a protocol message',
+      async (_label, name, args) => {
+        const message = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name, arguments: args },
+        });
+        const refused = await post(message, { 'X-API-Key': await protocolWindowUsedUp() });
+        expect(refused.status).toBe(429);
+        expect(await refused.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+        // With room in the window it is answered, with the window's headers.
+        const answered = await post(message, { 'X-API-Key': await newKey(FREE) });
+        expect(answered.status).toBe(200);
+        expect(answered.headers.get('x-ratelimit-limit')).toBe('1000');
+        expect(answered.headers.get('x-ratelimit-remaining')).toBe('1000');
+        expect(answered.headers.get('x-service-plan')).toBe('free');
+      },
+    );
   });
 
   it('server/discover (2026-07-28) counts too', async () => {
