@@ -4,7 +4,9 @@ import { ApiError, toEnvelope } from '../domain/errors';
 import type { ListEnvelope } from '../domain/envelopes';
 import { reportApiError } from '../infra/api-error-report';
 import type { Logger } from '../infra/logger';
-import { listJson, listJsonString } from '../service/list-json';
+import { keptCountJson } from '../service/count-json';
+import { listJsonPieces, listJsonStringPieces, type Utf8Pieces } from '../service/list-bytes';
+import { listJson } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
 
 // The ONE presenter of both adapters: a read's outcome becomes a REST response or an MCP
@@ -65,8 +67,18 @@ export function sendOutcome<T>(
   }
 }
 
+/**
+ * An MCP tool result's two texts as the reply holds them (mcp/deferred-json.ts): `structured`,
+ * exactly JSON.stringify(structuredContent), and `text`, the text block as a JSON string (exactly
+ * JSON.stringify of the envelope's JSON); each a string or its UTF-8 bytes in pieces.
+ */
+export interface ResultTexts {
+  structured: string | Utf8Pieces;
+  text: string | Utf8Pieces;
+}
+
 /** Bodies served unchanged to every caller (the taxonomy), serialized once per process. */
-const serializedOnce = new WeakMap<object, { json: string; jsonString: string }>();
+const serializedOnce = new WeakMap<object, { json: string; texts: ResultTexts }>();
 
 /**
  * Marks `body` as the same for every call and never changed: its tool results reuse one JSON
@@ -74,25 +86,34 @@ const serializedOnce = new WeakMap<object, { json: string; jsonString: string }>
  */
 export function serializeOnce<T extends object>(body: T): T {
   const json = JSON.stringify(body);
-  // Its JSON, and that JSON as a JSON string (a tool result's text block in the reply).
-  serializedOnce.set(body, { json, jsonString: JSON.stringify(json) });
+  // Its JSON, and that JSON as a JSON string (a tool result's text block in the reply), as bytes.
+  const encoder = new TextEncoder();
+  const texts = {
+    structured: [encoder.encode(json)],
+    text: [encoder.encode(JSON.stringify(json))],
+  };
+  serializedOnce.set(body, { json, texts });
   return body;
 }
 
 /**
  * MCP: structuredContent is the envelope itself; the text block is the same JSON (contract §21.7).
- * That JSON is also returned as `json`: it is exactly JSON.stringify(structuredContent), so the
- * adapter can write it into the reply without serializing the envelope again (mcp/deferred-json.ts),
- * and as `jsonString`, exactly JSON.stringify(json), the text block as the reply holds it.
+ * That JSON is also returned as `json`, exactly JSON.stringify(structuredContent), with the texts
+ * the reply holds: a list page's as bytes from each record's kept bytes (list-bytes.ts), a repeated
+ * count's spliced from its kept shape (count-json.ts), so the adapter writes them without
+ * serializing the envelope again.
  */
 function toolResult(
   envelope: object,
   isError: boolean,
-): { result: CallToolResult; json: string; jsonString: string } {
+): { result: CallToolResult; json: string; texts: ResultTexts } {
   const structuredContent: Record<string, unknown> = { ...envelope };
-  // listJson: JSON.stringify(envelope), reusing the records' text of a list page.
   const once = serializedOnce.get(envelope);
-  const json = once?.json ?? listJson(envelope as ListEnvelope);
+  const list = envelope as ListEnvelope;
+  // countJson, then listJson: JSON.stringify(envelope), spliced from what was kept of it.
+  const json = once?.json ?? keptCountJson(envelope) ?? listJson(list);
+  const structured = once ? null : listJsonPieces(list);
+  const text = once ? null : listJsonStringPieces(list);
   return {
     result: {
       content: [{ type: 'text', text: json }],
@@ -100,8 +121,10 @@ function toolResult(
       ...(isError ? { isError: true } : {}),
     },
     json,
-    // JSON.stringify(json), the text block in the reply: from the records' quoted texts, or once.
-    jsonString: once?.jsonString ?? listJsonString(envelope as ListEnvelope, json),
+    texts: once?.texts ?? {
+      structured: structured ?? json,
+      text: text ?? JSON.stringify(json),
+    },
   };
 }
 
@@ -114,7 +137,7 @@ export function toolOutcome(
   outcome: Outcome<object>,
   requestId: string,
   logger: Logger,
-): { result: CallToolResult; json: string; jsonString: string; headers: Record<string, string> } {
+): { result: CallToolResult; json: string; texts: ResultTexts; headers: Record<string, string> } {
   if (outcome.ok) return { ...toolResult(outcome.body, false), headers: outcome.headers };
   reportApiError(outcome.error, logger);
   return {

@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ResultTexts } from '../adapter/presenter';
+import { concatPieces, type Utf8Pieces } from '../service/list-bytes';
 
 // MCP CPU per tool call (docs/benchmarks.md). A tool result carries its envelope twice, as
-// structuredContent and as the same JSON in a text block (contract §21.7), and the SDK transport
-// serializes the whole JSON-RPC reply into a web Response that http.ts then reads back into bytes:
-// the envelope's records were serialized again (already done once, and cached, by listJson), and
-// the reply went through undici's string conversion, a UTF-8 encode and a web-stream read.
+// structuredContent and as the same JSON in a text block (contract §21.7), and the SDK serializes
+// the whole JSON-RPC reply: the envelope's records would be serialized again (already done once,
+// and kept, by listJson), and the reply written as one long string: copied whole, then encoded
+// to UTF-8 whole.
 //
 // Instead, a tool result goes to the SDK with two short placeholders where its text and its
-// structuredContent go; the SDK still parses, validates and frames it (ids, batches, errors) as
-// before, and the reply it serializes is small. The placeholders are then replaced by the JSON
-// the SDK would have written there: JSON.stringify of the text, and the envelope's JSON, which is
-// exactly JSON.stringify(structuredContent) (adapter/presenter.ts). The bytes are those of before.
+// structuredContent go; the SDK still parses, validates and frames it (ids, errors) as before, and
+// the reply it serializes is small. The placeholders are then replaced by what the SDK would have
+// written there: JSON.stringify of the text, and the envelope's JSON, which is exactly
+// JSON.stringify(structuredContent) (adapter/presenter.ts), a list page's as the UTF-8 bytes kept
+// beside each record (service/list-bytes.ts). The bytes are those of before.
 //
 // One instance per HTTP request (its own list of texts), like the transport and the Server. The
 // placeholders carry a random per-process mark: no client can know it, so nothing a client sends
@@ -23,7 +26,7 @@ const MARK = `mcp-deferred-${randomBytes(12).toString('hex')}-`;
 const PLACEHOLDER = new RegExp(`\\{"${MARK}(\\d+)":0\\}|"${MARK}(\\d+)"`, 'g');
 
 export class DeferredJson {
-  private readonly texts: string[] = [];
+  private readonly texts: (string | Utf8Pieces)[] = [];
 
   /** True once a result was deferred: the reply then needs fill(). */
   get pending(): boolean {
@@ -32,16 +35,19 @@ export class DeferredJson {
 
   /**
    * `result` with placeholders for its text block and its structuredContent; `json` must be both
-   * the text and JSON.stringify(structuredContent), as toolOutcome makes them, and `jsonString`
-   * JSON.stringify(json) (toolOutcome builds it from the records' quoted texts). Any other shape is
-   * returned unchanged.
+   * the text and JSON.stringify(structuredContent), and `texts` what the reply holds for them, as
+   * toolOutcome makes them (adapter/presenter.ts). Any other shape is returned unchanged.
    */
-  defer(result: CallToolResult, json: string, jsonString = JSON.stringify(json)): CallToolResult {
+  defer(
+    result: CallToolResult,
+    json: string,
+    texts: ResultTexts = { structured: json, text: JSON.stringify(json) },
+  ): CallToolResult {
     const [block, ...rest] = result.content;
     if (rest.length > 0 || block?.type !== 'text' || block.text !== json) return result;
     if (result.structuredContent === undefined) return result;
-    const text = this.hold(jsonString);
-    const structured = this.hold(json);
+    const text = this.hold(texts.text);
+    const structured = this.hold(texts.structured);
     return {
       ...result,
       content: [{ type: 'text', text }],
@@ -50,20 +56,30 @@ export class DeferredJson {
   }
 
   /**
-   * The reply with every placeholder replaced. A result the SDK did not send leaves nothing to
-   * replace; a placeholder that is unknown or seen twice is a bug, and throws (a 500).
+   * The reply's UTF-8 bytes with every placeholder replaced: the bytes of the reply the SDK would
+   * have serialized from the results themselves, in one buffer made from the pieces (no copy of the
+   * whole reply as a string first). A result the SDK did not send leaves nothing to replace; a
+   * placeholder that is unknown or seen twice is a bug, and throws (a 500).
    */
-  fill(reply: string): string {
+  fill(reply: string): Buffer {
     const used = new Array<boolean>(this.texts.length).fill(false);
-    return reply.replace(PLACEHOLDER, (_match, structured?: string, text?: string) => {
-      const index = Number(structured ?? text);
+    const pieces: (string | Uint8Array)[] = [];
+    let from = 0;
+    for (const match of reply.matchAll(PLACEHOLDER)) {
+      const index = Number(match[1] ?? match[2]);
       if (used[index] !== false) throw new Error(`mcp: placeholder ${index} unknown or repeated`);
       used[index] = true;
-      return this.texts[index] ?? '';
-    });
+      pieces.push(reply.slice(from, match.index));
+      const held = this.texts[index] ?? '';
+      if (typeof held === 'string') pieces.push(held);
+      else pieces.push(...held);
+      from = match.index + match[0].length;
+    }
+    pieces.push(reply.slice(from));
+    return concatPieces(pieces);
   }
 
-  private hold(json: string): string {
+  private hold(json: string | Utf8Pieces): string {
     this.texts.push(json);
     return `${MARK}${this.texts.length - 1}`;
   }

@@ -120,13 +120,13 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
       },
       (err: unknown) => refused(asApiError(err, scope, tool.name)),
     );
-    const { result, json, jsonString, headers } = toolOutcome(
+    const { result, json, texts, headers } = toolOutcome(
       outcome,
       scope.caller.requestId,
       scope.logger,
     );
     scope.setHeaders(headers);
-    return scope.deferred.defer(result, json, jsonString);
+    return scope.deferred.defer(result, json, texts);
   });
 
   guardRequestHandlers(server, scope.logger, scope.caller.requestId);

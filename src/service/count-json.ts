@@ -72,3 +72,8 @@ function sameParts(a: CountFigures, b: CountFigures): boolean {
 export function countJson(body: CountEnvelope): string {
   return texts.get(body) ?? JSON.stringify(body);
 }
+
+/** countJson(body) when countEnvelope built `body`, else undefined (any other envelope). */
+export function keptCountJson(body: object): string | undefined {
+  return texts.get(body);
+}

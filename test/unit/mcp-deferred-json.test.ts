@@ -29,7 +29,7 @@ it('fills a batch of deferred results into exactly the JSON of the results', () 
   const sent = made.map(({ result, json }) => deferred.defer(result, json));
   expect(deferred.pending).toBe(true);
   expect(reply(sent).length).toBeLessThan(reply(made.map((m) => m.result)).length);
-  expect(deferred.fill(reply(sent))).toBe(reply(made.map((m) => m.result)));
+  expect(deferred.fill(reply(sent))).toEqual(Buffer.from(reply(made.map((m) => m.result))));
 });
 
 it('leaves a result of another shape as it is, and a reply without placeholders unchanged', () => {
@@ -40,7 +40,7 @@ it('leaves a result of another shape as it is, and a reply without placeholders 
   const bare: CallToolResult = { content: result.content };
   expect(deferred.defer(bare, json)).toBe(bare);
   expect(deferred.pending).toBe(false);
-  expect(deferred.fill('{"id":"mcp-deferred-0"}')).toBe('{"id":"mcp-deferred-0"}');
+  expect(deferred.fill('{"id":"mcp-deferred-0"}').toString()).toBe('{"id":"mcp-deferred-0"}');
 });
 
 it('refuses a placeholder seen twice', () => {
@@ -48,4 +48,17 @@ it('refuses a placeholder seen twice', () => {
   const { result, json } = toolResult(envelopes[2] as object);
   const sent = JSON.stringify(deferred.defer(result, json));
   expect(() => deferred.fill(sent + sent)).toThrow(/repeated/);
+});
+
+it('fills texts held as UTF-8 pieces with their bytes', () => {
+  const deferred = new DeferredJson();
+  const made = envelopes.map((e) => toolResult(e));
+  const sent = made.map(({ result, json }) => {
+    const bytes = (text: string) => [text.slice(0, 3), Buffer.from(text.slice(3), 'utf8')];
+    return deferred.defer(result, json, {
+      structured: bytes(json),
+      text: bytes(JSON.stringify(json)),
+    });
+  });
+  expect(deferred.fill(reply(sent))).toEqual(Buffer.from(reply(made.map((m) => m.result))));
 });
