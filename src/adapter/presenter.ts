@@ -97,34 +97,47 @@ export function serializeOnce<T extends object>(body: T): T {
 }
 
 /**
- * MCP: structuredContent is the envelope itself; the text block is the same JSON (contract §21.7).
- * That JSON is also returned as `json`, exactly JSON.stringify(structuredContent), with the texts
- * the reply holds: a list page's as bytes from each record's kept bytes (list-bytes.ts), a repeated
- * count's spliced from its kept shape (count-json.ts), so the adapter writes them without
- * serializing the envelope again.
+ * MCP: structuredContent is the envelope itself; the text block is the same JSON (contract §21.7),
+ * exactly JSON.stringify(structuredContent). The result comes with the texts the reply holds
+ * (mcp/deferred-json.ts writes the reply from them): a list page's as each record's kept bytes
+ * (list-bytes.ts), a repeated count's spliced from its kept shape (count-json.ts), the taxonomy's
+ * made once, so the envelope is not serialized again. A list page's text block is made only if
+ * read: the reply never reads it, and the page's 50 KB were joined per call for nothing.
  */
 function toolResult(
   envelope: object,
   isError: boolean,
-): { result: CallToolResult; json: string; texts: ResultTexts } {
+): { result: CallToolResult; texts: ResultTexts } {
   const structuredContent: Record<string, unknown> = { ...envelope };
+  const flags = isError ? { isError: true } : {};
   const once = serializedOnce.get(envelope);
+  if (once) {
+    return {
+      result: { content: [{ type: 'text', text: once.json }], structuredContent, ...flags },
+      texts: once.texts,
+    };
+  }
   const list = envelope as ListEnvelope;
-  // countJson, then listJson: JSON.stringify(envelope), spliced from what was kept of it.
-  const json = once?.json ?? keptCountJson(envelope) ?? listJson(list);
-  const structured = once ? null : listJsonPieces(list);
-  const text = once ? null : listJsonStringPieces(list);
+  const structured = listJsonPieces(list);
+  const text = listJsonStringPieces(list);
+  if (structured && text) {
+    let json: string | undefined;
+    const block = {
+      type: 'text' as const,
+      get text(): string {
+        return (json ??= listJson(list));
+      },
+    };
+    return {
+      result: { content: [block], structuredContent, ...flags },
+      texts: { structured, text },
+    };
+  }
+  // countJson when countEnvelope built it, else JSON.stringify(envelope).
+  const json = keptCountJson(envelope) ?? JSON.stringify(envelope);
   return {
-    result: {
-      content: [{ type: 'text', text: json }],
-      structuredContent,
-      ...(isError ? { isError: true } : {}),
-    },
-    json,
-    texts: once?.texts ?? {
-      structured: structured ?? json,
-      text: text ?? JSON.stringify(json),
-    },
+    result: { content: [{ type: 'text', text: json }], structuredContent, ...flags },
+    texts: { structured: json, text: JSON.stringify(json) },
   };
 }
 
@@ -137,7 +150,7 @@ export function toolOutcome(
   outcome: Outcome<object>,
   requestId: string,
   logger: Logger,
-): { result: CallToolResult; json: string; texts: ResultTexts; headers: Record<string, string> } {
+): { result: CallToolResult; texts: ResultTexts; headers: Record<string, string> } {
   if (outcome.ok) return { ...toolResult(outcome.body, false), headers: outcome.headers };
   reportApiError(outcome.error, logger);
   return {

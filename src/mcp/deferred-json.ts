@@ -34,20 +34,24 @@ export class DeferredJson {
   }
 
   /**
-   * `result` with placeholders for its text block and its structuredContent; `json` must be both
-   * the text and JSON.stringify(structuredContent), and `texts` what the reply holds for them, as
-   * toolOutcome makes them (adapter/presenter.ts). Any other shape is returned unchanged.
+   * `result` with placeholders for its text block and its structuredContent. `texts` are what the
+   * reply holds for them, as toolOutcome makes them (adapter/presenter.ts): JSON.stringify of
+   * structuredContent, which the text block's text is, and that text as a JSON string. Without
+   * them, they are found from the result, when its text block is that JSON. Any other shape is
+   * returned unchanged.
    */
-  defer(
-    result: CallToolResult,
-    json: string,
-    texts: ResultTexts = { structured: json, text: JSON.stringify(json) },
-  ): CallToolResult {
+  defer(result: CallToolResult, texts?: ResultTexts): CallToolResult {
     const [block, ...rest] = result.content;
-    if (rest.length > 0 || block?.type !== 'text' || block.text !== json) return result;
+    if (rest.length > 0 || block?.type !== 'text') return result;
     if (result.structuredContent === undefined) return result;
-    const text = this.hold(texts.text);
-    const structured = this.hold(texts.structured);
+    let held = texts;
+    if (held === undefined) {
+      const json = block.text;
+      if (json !== JSON.stringify(result.structuredContent)) return result;
+      held = { structured: json, text: JSON.stringify(json) };
+    }
+    const text = this.hold(held.text);
+    const structured = this.hold(held.structured);
     return {
       ...result,
       content: [{ type: 'text', text }],

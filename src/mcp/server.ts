@@ -120,13 +120,9 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
       },
       (err: unknown) => refused(asApiError(err, scope, tool.name)),
     );
-    const { result, json, texts, headers } = toolOutcome(
-      outcome,
-      scope.caller.requestId,
-      scope.logger,
-    );
+    const { result, texts, headers } = toolOutcome(outcome, scope.caller.requestId, scope.logger);
     scope.setHeaders(headers);
-    return scope.deferred.defer(result, json, texts);
+    return scope.deferred.defer(result, texts);
   });
 
   guardRequestHandlers(server, scope.logger, scope.caller.requestId);

@@ -30,7 +30,7 @@ function bytesOf(record: object): RecordBytes {
 }
 
 /** UTF-8 of recordText(record).json; TextEncoder gives each its own exact buffer (no pool slab). */
-const jsonBytes = (record: object): Uint8Array =>
+export const recordJsonBytes = (record: object): Uint8Array =>
   (bytesOf(record).json ??= encoder.encode(recordText(record).json));
 
 const quotedBytes = (record: object): Uint8Array =>
@@ -57,7 +57,7 @@ function joined(
 export function listJsonPieces(body: ListEnvelope): Utf8Pieces | null {
   if (!isListEnvelope(body)) return null;
   const rest = `],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
-  return ['{"data":[', ...joined(body.data, jsonBytes), rest];
+  return ['{"data":[', ...joined(body.data, recordJsonBytes), rest];
 }
 
 /**
@@ -68,6 +68,13 @@ export function listJsonStringPieces(body: ListEnvelope): Utf8Pieces | null {
   if (!isListEnvelope(body)) return null;
   const rest = `],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
   return [`"${quoted('{"data":[')}`, ...joined(body.data, quotedBytes), `${quoted(rest)}"`];
+}
+
+/** The UTF-8 length of the pieces (of listJson(body), for listJsonPieces(body)). */
+export function piecesByteLength(pieces: Utf8Pieces): number {
+  let length = 0;
+  for (const p of pieces) length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
+  return length;
 }
 
 /** The pieces as one buffer. */

@@ -1,6 +1,7 @@
 import type { ListEnvelope } from '../domain/envelopes';
 import type { CursorCodec } from '../search/cursor';
-import { listJson, recordJson } from './list-json';
+import { listJsonPieces, piecesByteLength, recordJsonBytes } from './list-bytes';
+import { listJson } from './list-json';
 import type { Page } from './opportunity-search';
 
 // The result budget of contract §21.11: the text block of one MCP tool result (the list envelope's
@@ -12,7 +13,14 @@ import type { Page } from './opportunity-search';
 /** How a page becomes the envelope the client gets (records as served: whole or sparse). */
 export type EnvelopeOf = (page: Pick<Page, 'records' | 'nextCursor'>) => ListEnvelope;
 
-const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+/**
+ * The UTF-8 length of listJson(envelope): from each record's kept bytes (list-bytes.ts), which the
+ * tool result is then written from, instead of joining the page's text and measuring it per call.
+ */
+const bytes = (envelope: ListEnvelope): number => {
+  const pieces = listJsonPieces(envelope);
+  return pieces ? piecesByteLength(pieces) : Buffer.byteLength(listJson(envelope), 'utf8');
+};
 
 /** The first `count` records of `page`, with a cursor that resumes right after the last of them. */
 export async function pagePrefix(
@@ -42,21 +50,21 @@ export async function pageWithinBytes(
   accountId: string,
 ): Promise<Page> {
   const whole = envelopeOf(page);
-  if (page.records.length <= 1 || bytes(listJson(whole)) <= maxBytes) return page;
+  if (page.records.length <= 1 || bytes(whole) <= maxBytes) return page;
   // The envelope without its records, with the cursor it has now: a cut's cursor differs only in
   // its position, so its length is all but the same; the exact check below settles the rest.
-  const frame = bytes(listJson({ ...whole, data: [] }));
+  const frame = bytes({ ...whole, data: [] });
   let used = frame;
   let count = 0;
   for (const record of whole.data) {
-    const size = bytes(recordJson(record)) + (count > 0 ? 1 : 0);
+    const size = recordJsonBytes(record).length + (count > 0 ? 1 : 0);
     if (count > 0 && used + size > maxBytes) break;
     used += size;
     count += 1;
   }
   for (;;) {
     const cut = await pagePrefix(codec, page, count, accountId);
-    if (count <= 1 || bytes(listJson(envelopeOf(cut))) <= maxBytes) return cut;
+    if (count <= 1 || bytes(envelopeOf(cut)) <= maxBytes) return cut;
     count -= 1;
   }
 }

@@ -26,7 +26,7 @@ const reply = (results: CallToolResult[]) =>
 it('fills a batch of deferred results into exactly the JSON of the results', () => {
   const deferred = new DeferredJson();
   const made = envelopes.map((e, i) => toolResult(e, i === 1));
-  const sent = made.map(({ result, json }) => deferred.defer(result, json));
+  const sent = made.map(({ result }) => deferred.defer(result));
   expect(deferred.pending).toBe(true);
   expect(reply(sent).length).toBeLessThan(reply(made.map((m) => m.result)).length);
   expect(deferred.fill(reply(sent))).toEqual(Buffer.from(reply(made.map((m) => m.result))));
@@ -34,19 +34,19 @@ it('fills a batch of deferred results into exactly the JSON of the results', () 
 
 it('leaves a result of another shape as it is, and a reply without placeholders unchanged', () => {
   const deferred = new DeferredJson();
-  const { result, json } = toolResult(envelopes[2] as object);
+  const { result } = toolResult(envelopes[2] as object);
   const other: CallToolResult = { ...result, content: [{ type: 'text', text: 'not the json' }] };
-  expect(deferred.defer(other, json)).toBe(other);
+  expect(deferred.defer(other)).toBe(other);
   const bare: CallToolResult = { content: result.content };
-  expect(deferred.defer(bare, json)).toBe(bare);
+  expect(deferred.defer(bare)).toBe(bare);
   expect(deferred.pending).toBe(false);
   expect(deferred.fill('{"id":"mcp-deferred-0"}').toString()).toBe('{"id":"mcp-deferred-0"}');
 });
 
 it('refuses a placeholder seen twice', () => {
   const deferred = new DeferredJson();
-  const { result, json } = toolResult(envelopes[2] as object);
-  const sent = JSON.stringify(deferred.defer(result, json));
+  const { result } = toolResult(envelopes[2] as object);
+  const sent = JSON.stringify(deferred.defer(result));
   expect(() => deferred.fill(sent + sent)).toThrow(/repeated/);
 });
 
@@ -55,7 +55,7 @@ it('fills texts held as UTF-8 pieces with their bytes', () => {
   const made = envelopes.map((e) => toolResult(e));
   const sent = made.map(({ result, json }) => {
     const bytes = (text: string) => [text.slice(0, 3), Buffer.from(text.slice(3), 'utf8')];
-    return deferred.defer(result, json, {
+    return deferred.defer(result, {
       structured: bytes(json),
       text: bytes(JSON.stringify(json)),
     });

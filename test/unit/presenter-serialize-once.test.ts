@@ -1,7 +1,10 @@
-import { serializeOnce, toolOutcome } from '../../src/adapter/presenter';
+import { serializeOnce, toolOutcome, type ResultTexts } from '../../src/adapter/presenter';
 import { parseRestQuery } from '../../src/domain/filters';
 import { createLogger } from '../../src/infra/logger';
 import { countEnvelope } from '../../src/service/count-json';
+import { listEnvelope } from '../../src/service/envelopes';
+import { concatPieces } from '../../src/service/list-bytes';
+import { makeRecord } from '../support/fixtures';
 import { taxonomy } from './taxonomy-fixture';
 
 // contract §21.10: the taxonomy tool's reply is built once per process, not once per call; a count's
@@ -13,9 +16,11 @@ it('a body marked serializeOnce is not serialized again by a tool result', () =>
   const body = serializeOnce({ version: 'v1', nodes: [{ id: 'root' }] });
   const stringify = jest.spyOn(JSON, 'stringify');
   try {
-    const { json, result } = toolOutcome({ ok: true, body, headers: {} }, 'req-1', logger);
+    const { result } = toolOutcome({ ok: true, body, headers: {} }, 'req-1', logger);
     expect(stringify).not.toHaveBeenCalled();
-    expect(json).toBe('{"version":"v1","nodes":[{"id":"root"}]}');
+    expect(result.content).toEqual([
+      { type: 'text', text: '{"version":"v1","nodes":[{"id":"root"}]}' },
+    ]);
     expect(result.structuredContent).toEqual(body);
   } finally {
     stringify.mockRestore();
@@ -27,12 +32,25 @@ it('a count tool result is the JSON countEnvelope kept, not the envelope seriali
   const { body } = countEnvelope(request, { count: 7 }, 'req-2');
   const stringify = jest.spyOn(JSON, 'stringify');
   try {
-    const { json, texts } = toolOutcome({ ok: true, body, headers: {} }, 'req-2', logger);
+    const { result, texts } = toolOutcome({ ok: true, body, headers: {} }, 'req-2', logger);
     expect(stringify.mock.calls.filter(([value]) => typeof value !== 'string')).toEqual([]);
     stringify.mockRestore();
-    expect(json).toBe(JSON.stringify(body));
+    const json = JSON.stringify(body);
+    expect(result.content).toEqual([{ type: 'text', text: json }]);
     expect(texts).toEqual({ structured: json, text: JSON.stringify(json) });
   } finally {
     stringify.mockRestore();
   }
+});
+
+it("a list page's tool result: its texts are the page's bytes; its text block, the JSON, only if read", () => {
+  const records = [makeRecord({ title: 'Caf\u00e9 "x"' }), makeRecord()];
+  const body = listEnvelope(records, 'c1', 25, 'req-4', { job_family: ['data'] });
+  const { result, texts } = toolOutcome({ ok: true, body, headers: {} }, 'req-4', logger);
+  const bytes = (t: ResultTexts['text']) =>
+    typeof t === 'string' ? Buffer.from(t) : concatPieces(t);
+  expect(bytes(texts.structured)).toEqual(Buffer.from(JSON.stringify(body)));
+  expect(bytes(texts.text)).toEqual(Buffer.from(JSON.stringify(JSON.stringify(body))));
+  expect(result.structuredContent).toEqual(body);
+  expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(body) }]);
 });
