@@ -437,6 +437,53 @@ describe('headers and request ids', () => {
     await client.close();
   });
 
+  it('concurrent calls of two accounts each get their own scope: headers, ids, charges', async () => {
+    // Each POST builds its own Server and transport over its own scope (server.ts, exchange.ts):
+    // interleaved calls must never see another's account, request id or charge.
+    const accounts = [
+      { key: await newKey({ plan: 'growth', rps_override: 700 }), limit: '700' },
+      { key: await newKey({ plan: 'growth', rps_override: 900 }), limit: '900' },
+    ];
+    type Reply = {
+      id: number;
+      result: {
+        isError?: boolean;
+        structuredContent: { data?: unknown[]; meta: { request_id: string } };
+      };
+    };
+    const calls = Array.from({ length: 24 }, (_, i) => {
+      const account = accounts[i % 2] as (typeof accounts)[number];
+      const id = `scope-${i}-${account.limit}`;
+      const [name, args] =
+        i % 3 === 0
+          ? ['count_opportunities', {}]
+          : ['search_opportunities', { limit: 1 + (i % 4) }];
+      return post(JSON.stringify(toolCall(i, name as string, args)), {
+        'X-API-Key': account.key,
+        'X-Request-ID': id,
+      }).then(async (res) => ({ i, id, account, res, body: (await res.json()) as Reply }));
+    });
+    // A page of the same order is a prefix of a longer one: an account's deliveries are its
+    // longest page, whatever the other account received.
+    const longest = new Map<string, number>();
+    for (const { i, id, account, res, body } of await Promise.all(calls)) {
+      expect(res.status).toBe(200);
+      expect(body.id).toBe(i);
+      expect(body.result.isError ? body.result.structuredContent : 'served').toBe('served');
+      expect(res.headers.get('x-request-id')).toBe(id);
+      expect(body.result.structuredContent.meta.request_id).toBe(id);
+      expect(res.headers.get('x-ratelimit-limit')).toBe(account.limit);
+      const delivered = body.result.structuredContent.data?.length ?? 0;
+      longest.set(account.key, Math.max(longest.get(account.key) ?? 0, delivered));
+    }
+    expect([...longest.values()]).toEqual([3, 4]);
+    for (const account of accounts) {
+      const usage = await fetch(`${baseUrl}/v1/usage`, { headers: { 'X-API-Key': account.key } });
+      const used = ((await usage.json()) as { opportunities: { used: number } }).opportunities.used;
+      expect(used).toBe(longest.get(account.key));
+    }
+  });
+
   it('a verified marketplace request carries X-Marketplace-Billing', async () => {
     let n = 0;
     const { client, seen } = await connect({ 'X-API-Key': await newKey() }, () => {
