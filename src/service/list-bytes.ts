@@ -62,7 +62,7 @@ export function listJsonPieces(body: ListEnvelope): Utf8Pieces | null {
 
 /**
  * JSON.stringify(listJson(body)) in pieces (the same bytes): the text block as the reply holds
- * it, from each record's quoted text (list-json.ts, listJsonString), or null.
+ * it, from each record's quoted text (domain/record-text.ts, recordQuotedJson), or null.
  */
 export function listJsonStringPieces(body: ListEnvelope): Utf8Pieces | null {
   if (!isListEnvelope(body)) return null;

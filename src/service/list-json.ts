@@ -1,5 +1,5 @@
 import type { ListEnvelope } from '../domain/envelopes';
-import { recordQuotedJson, recordText } from '../domain/record-text';
+import { recordText } from '../domain/record-text';
 import { entityTag } from '../infra/entity-tag';
 
 // A list page's JSON without serializing its records on every request. Each
@@ -18,24 +18,6 @@ export function listJson(body: ListEnvelope): string {
   }
   const data = body.data.map((r) => recordText(r).json).join(',');
   return `{"data":[${data}],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
-}
-
-const quoted = (json: string) => JSON.stringify(json).slice(1, -1);
-
-/**
- * Exactly JSON.stringify(json), where json is listJson(body): an MCP tool result's text block as it
- * stands in the reply (mcp/deferred-json.ts). For a list envelope it is built from each record's
- * quoted text, kept beside the record like its text, so a repeated page's 50 KB are not escaped
- * again per call. Escaping is character by character and the parts meet at ASCII characters, so
- * the quoted parts joined are the quoted whole.
- */
-export function listJsonString(body: ListEnvelope, json: string): string {
-  if (Object.keys(body).join() !== 'data,pagination,meta' || !Array.isArray(body.data)) {
-    return JSON.stringify(json);
-  }
-  const data = body.data.map(recordQuotedJson).join(',');
-  const rest = `],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
-  return `"${quoted('{"data":[')}${data}${quoted(rest)}"`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { entityTag } from '../../src/infra/entity-tag';
 import { listEnvelope } from '../../src/service/envelopes';
-import { recordDigest, storedRecord } from '../../src/domain/record-text';
-import { listJson, listJsonString, listRepresentationTag } from '../../src/service/list-json';
+import { recordDigest } from '../../src/domain/record-text';
+import { listJson, listRepresentationTag } from '../../src/service/list-json';
 import { makeRecord } from '../support/fixtures';
 
 // A list page's records are serialized once and reused; the bytes and the entity tags
@@ -50,25 +50,5 @@ describe('listRepresentationTag', () => {
     expect(listRepresentationTag(body)).toBe(entityTag(text, 'weak'));
     const sha = createHash('sha256').update(text).digest('base64url').slice(0, 32);
     expect(listRepresentationTag(body)).toBe(`W/"${sha}"`);
-  });
-});
-
-describe('listJsonString', () => {
-  it('is byte for byte JSON.stringify of the body text, on first and repeated use', () => {
-    const lone = makeRecord({ title: 'lone \ud800 surrogate, tab\t and \u0001' });
-    const json = JSON.stringify(second);
-    const fromIndex = storedRecord(second.id, json, recordDigest(json));
-    for (const list of [records, [lone, fromIndex, first], []]) {
-      for (const id of ['r1', 'r2']) {
-        const body = page(id, list);
-        expect(listJsonString(body, listJson(body))).toBe(JSON.stringify(JSON.stringify(body)));
-      }
-    }
-  });
-
-  it('quotes anything that is not a list envelope as JSON.stringify does', () => {
-    const count = { count: 3, meta: { request_id: 'x"y', applied_filters: {} } };
-    const json = JSON.stringify(count);
-    expect(listJsonString(count as never, json)).toBe(JSON.stringify(json));
   });
 });
