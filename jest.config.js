@@ -24,6 +24,7 @@ module.exports = {
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
   maxWorkers: 2,

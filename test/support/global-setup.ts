@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { ensureLocalOpenSearch } from '../../src/infra/local-opensearch';
+import { createTemplateDatabase } from './template-database';
 
 /**
  * Brings up (or reuses) the real services once for the whole run. Explicit URLs win. Otherwise,
@@ -13,12 +14,14 @@ export default async function globalSetup(): Promise<void> {
     const urls = await startContainers();
     Object.assign(process.env, urls);
     console.log(`\n[test] services from testcontainers: ${JSON.stringify(urls)}`);
+    await createTemplateDatabase();
     return;
   }
   process.env.OPENSEARCH_URL ??= await ensureLocalOpenSearch();
   process.env.TEST_DATABASE_ADMIN_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
   process.env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
   console.log(`\n[test] local services: OpenSearch ${process.env.OPENSEARCH_URL}`);
+  await createTemplateDatabase();
 }
 
 function dockerAnswers(): boolean {

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/infra/logger';
 import { dropIndices } from '../../src/search/index-manager';
 import { IndexFollower } from '../../src/search/index-follower';
 import type { AppDeps } from '../../src/service/context';
-import { ensureDatabase } from '../../src/store/db';
+import { adminDatabaseUrl, createTestDatabase } from './template-database';
 
 export const TEST_CURSOR_KEYS = 'test1=test-cursor-signing-secret-0123456789abcdef';
 
@@ -24,10 +24,6 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-function adminUrl(): string {
-  return process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-}
-
 /**
  * One isolated world per test file: its own database (so its own index alias, contract §22.3), the
  * shared real OpenSearch and Redis, and the app listening on an ephemeral port.
@@ -36,10 +32,7 @@ export async function createTestContext(
   overrides: Partial<Record<keyof Env, string>> = {},
 ): Promise<TestContext> {
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await ensureDatabase(databaseUrl);
+  const databaseUrl = await createTestDatabase(name);
   const env = parseEnv({
     DATABASE_URL: databaseUrl,
     OPENSEARCH_URL: process.env.OPENSEARCH_URL,
@@ -78,7 +71,7 @@ export async function createTestContext(
       await new Promise((resolve) => server.close(resolve));
       await dropIndices(deps.search, deps.alias).catch(() => undefined);
       await shutdown(deps);
-      const admin = new Pool({ connectionString: adminUrl(), max: 1 });
+      const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
       await admin.end();
     },
