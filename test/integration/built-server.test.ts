@@ -43,13 +43,31 @@ async function cli(...args: string[]): Promise<Record<string, unknown>> {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+// tsc builds incrementally into an ignored folder, then the output is copied into the app: a run
+// after an earlier one re-checks and re-emits only the files that changed (about 3 s of CPU
+// instead of 9); a fresh clone builds everything. A type error still fails the build and the test.
+const BUILD = path.join(ROOT, '.cache', 'built-server', 'dist');
+const BUILD_INFO = '.tsbuildinfo';
+
 beforeAll(async () => {
   app = mkdtempSync(path.join(tmpdir(), 'built-app-'));
   await run(
     path.join(ROOT, 'node_modules', '.bin', 'tsc'),
-    ['-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(app, 'dist')],
+    [
+      '-p',
+      path.join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      BUILD,
+      '--incremental',
+      '--tsBuildInfoFile',
+      path.join(BUILD, BUILD_INFO),
+    ],
     { cwd: ROOT },
   );
+  cpSync(BUILD, path.join(app, 'dist'), {
+    recursive: true,
+    filter: (from) => path.basename(from) !== BUILD_INFO,
+  });
   for (const dir of ['migrations', 'index-mappings']) {
     cpSync(path.join(ROOT, dir), path.join(app, dir), { recursive: true });
   }
