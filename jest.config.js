@@ -30,7 +30,9 @@ module.exports = {
   // Three workers on the 2 cores: an integration suite spends much of its time waiting (on
   // Postgres, OpenSearch, child processes, the browser), and a third worker fills those waits. The
   // integration project took 103-105 s with 3 workers against 125 s with 2, back to back at a load
-  // average of 4-10; 4 workers took 163 s (docs/testing.md, Suite time).
+  // average of 4-10; 4 workers took 163 s (docs/testing.md, Suite time). The unit and fast
+  // projects alone never wait and run fastest with one worker per core: their npm scripts pass
+  // --maxWorkers=2.
   maxWorkers: 3,
   // Integration tests start processes (CLI, built server, browser) and talk to real services. On a
   // loaded 2-core machine one CLI child process takes 15 s, so a minute was too tight; a hang still
