@@ -7,8 +7,9 @@ import { migrate } from '../../src/store/migrate';
 // half a second each time. The global set-up now migrates one template database per run and each
 // context copies it (CREATE DATABASE ... TEMPLATE, a block copy of a few megabytes): the same
 // schema and rows, without the DDL. The app's own migrate() still runs at each bootstrap and finds
-// every migration applied, as it does on any restart. The tests about migrating a fresh database
-// (the CLI's migrate, npm start, the built server) make theirs without the template.
+// every migration applied, as it does on any restart. The suites that start the app on a database
+// of their own (production-mode, search-connections, store-tls, built-server) still make it empty,
+// so the migrations' run on a fresh database stays tested.
 
 /** Where the run's template is named for the workers (jest passes the parent's env on). */
 const TEMPLATE_ENV = 'TEST_TEMPLATE_DATABASE';
