@@ -1,4 +1,4 @@
-// A Jest transformer that only strips types, with esbuild (already installed as tsx's engine).
+// A Jest transformer that only strips types, with esbuild (a devDependency; tsx runs on the same engine).
 // ts-jest, even with diagnostics off, builds a TypeScript language service in each worker and
 // resolves every file's imports through it before it can even look in its cache: a cold run paid
 // about a third more CPU for it. Type checking stays `npm run typecheck`'s job, and
