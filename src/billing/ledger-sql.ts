@@ -2,9 +2,9 @@ import { ACCOUNT_COLUMNS, rowToAccount, type AccountRow } from '../store/account
 import { accountBilling } from './account-limits';
 import type { AccountBilling, PeriodUsage } from './snapshot';
 
-// Every statement of the Postgres meter (migrations 004 and 008) and the mapping of its rows. Kept
-// apart from pg-meter.ts so that the order of the statements there reads on its own. The values go
-// in as parameters (prepared statements) or as literals of sql-batch.ts, nothing else.
+// Every statement of the Postgres meter (migrations 004, 008 and 011) and the mapping of its rows.
+// Kept apart from pg-meter.ts so that the order of the statements there reads on its own. The values
+// go in as parameters (prepared statements) or as literals of sql-batch.ts, nothing else.
 
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
@@ -51,6 +51,14 @@ export const USAGE_AND_NEW_IDS = `
     LEFT JOIN metering_key_usage ku ON ku.key_id = $2::uuid AND ku.period_start = $3`;
 
 /**
+ * The fingerprint of the account's billing state but its balance (migration 011
+ * meter_billing_fingerprint, the one definition): what meter_deliver compares before it charges
+ * under the state a process cached from READ_PAGE. Over the accounts row `a`.
+ */
+const BILLING_FINGERPRINT = `meter_billing_fingerprint(a.plan_id, a.billing_model, a.status,
+         a.allowance_override, a.period_start, a.period_end)`;
+
+/**
  * A delivery's first round trip as ONE prepared statement (planned once per connection, where a
  * multi-statement text is planned again on every call): spends the request id $5 (none when null),
  * reads the account and, for the period starting at $3 (a guess, checked by the caller), what
@@ -65,7 +73,8 @@ export const READ_PAGE = `
     SELECT $1::uuid, $5::text FROM durability WHERE $5::text IS NOT NULL
     ON CONFLICT (account_id, request_id) DO NOTHING
     RETURNING 1)
-  SELECT ${ACCOUNT_COLUMNS}, (SELECT count(*) FROM spend)::int AS spent, page.*
+  SELECT ${ACCOUNT_COLUMNS}, (SELECT count(*) FROM spend)::int AS spent, page.*,
+         ${BILLING_FINGERPRINT} AS billing_fingerprint
     FROM accounts a, (${USAGE_AND_NEW_IDS}) AS page
    WHERE a.id = $1`;
 
@@ -134,6 +143,19 @@ export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, pay
                       $7::int, $8::text, $9::int)`;
 
 /**
+ * A page without cut rules in ONE round trip, as one autocommitted prepared statement (migration
+ * 011 holds meter_deliver: the fingerprint check, the spend, then meter_charge). $1 account, $2 key,
+ * $3 the billing state's fingerprint as READ_PAGE read it, $4 period start, $5 period end, $6 ALL
+ * the page's ids, in page order, $7 request id, $8 whether to spend it, $9 the account's allowance,
+ * $10 billing model, $11 price per opportunity, $12 lock timeout in ms.
+ */
+export const DELIVER = `SELECT outcome, new_ids::text[] AS new_ids, included, payg,
+         charge::text AS charge, used, included_used, payg_used, balance::text AS balance,
+         included_available
+    FROM meter_deliver($1::uuid, $2::uuid, $3::text, $4::timestamptz, $5::timestamptz, $6::uuid[],
+                       $7::text, $8::boolean, $9::int, $10::text, $11::int, $12::int)`;
+
+/**
  * The charge's transaction commits asynchronously, so that the account's next charge does not wait
  * for this one's disk flush while its counter rows are locked (a flush takes ~5 ms on this kind of
  * disk: one account would be held to ~200 charges a second). Before the delivery is answered this
@@ -160,7 +182,8 @@ export interface UsageAndNewRow extends UsageColumns {
   new_ids: string[];
 }
 
-export type ReadPageRow = AccountRow & UsageAndNewRow & { spent: number };
+export type ReadPageRow = AccountRow &
+  UsageAndNewRow & { spent: number; billing_fingerprint: string };
 
 export interface ChargeRow extends UsageColumns {
   outcome:
@@ -168,7 +191,11 @@ export interface ChargeRow extends UsageColumns {
     | 'repeats'
     | 'insufficient_balance'
     | 'opportunity_quota_exhausted'
-    | 'key_not_found';
+    | 'key_not_found'
+    // meter_deliver's own (migration 011): the cached billing state is not the account's any more,
+    // or the request id was spent before. Nothing was written for either.
+    | 'stale'
+    | 'duplicate_request_id';
   new_ids: string[] | null;
   included: number | null;
   payg: number | null;

@@ -1,4 +1,4 @@
-import type { Pool, QueryConfig } from 'pg';
+import { DatabaseError, type Pool, type QueryConfig, type QueryResult } from 'pg';
 import { metrics } from '../infra/metrics';
 import { DEFAULT_COMMIT_TIMEOUT_MS, flushStatement, transactionInOneTrip } from '../store/db';
 import { GroupFlush } from '../store/group-flush';
@@ -9,6 +9,7 @@ import {
   ACCOUNT_WITH_USAGE,
   ACCOUNTS_WITH_USAGE,
   CHARGE,
+  DELIVER,
   DELIVERY_RETENTION_DAYS,
   DURABLE,
   PRUNE_DELIVERIES,
@@ -33,6 +34,7 @@ import {
   duplicateRequestId,
   noDelivery,
   type BillingSubject,
+  type DeliveryOutcome,
   type Metering,
   type PageDelivery,
   type PeriodDeliveries,
@@ -42,6 +44,7 @@ import { cutPage, type PageCut, type PageRules } from './page-budget';
 import { periodOf, type Period } from './period';
 import { readPeriodDeliveries } from './period-deliveries';
 import { failClosed } from './pg-errors';
+import { ApiError } from '../domain/errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
 import { runBatch, statement, type Statement } from './sql-batch';
 import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
@@ -77,6 +80,24 @@ export interface MeterOptions {
   commitTimeoutMs?: number;
 }
 
+/**
+ * An account's billing state as this process last read it with READ_PAGE (balance aside, which
+ * meter_charge reads under its lock), and its fingerprint as Postgres computed it then: what lets
+ * a page be charged in one round trip (meter_deliver checks the fingerprint before it charges).
+ */
+interface BillingState {
+  fingerprint: string;
+  account: AccountBilling;
+  period: Period;
+}
+
+/** meter_charge's outcomes after which the response waits for the WAL flush. */
+const FLUSHED_OUTCOMES: ReadonlySet<ChargeRow['outcome']> = new Set([
+  'delivered',
+  'insufficient_balance',
+  'opportunity_quota_exhausted',
+]);
+
 /** What a delivery's first round trip found: the account, its period, and the page's new ids. */
 interface PageRead {
   account: AccountBilling;
@@ -90,7 +111,8 @@ interface PageRead {
  * store that cannot be reached or cannot answer becomes 503 metering_unavailable, never a free
  * delivery.
  *
- * A delivery is two round trips, and only a short part of the second is serialised per account:
+ * A delivery is two round trips (one for a page without cut rules of an account already read:
+ * below), and only a short part of the second is serialised per account:
  * 1. Without any lock, one prepared statement (READ_PAGE), committed asynchronously: spend the
  *    request id (409 when spent before), read the account, its usage and which of the page's ids
  *    are new this period. A page with nothing
@@ -104,6 +126,28 @@ interface PageRead {
  *    recorded, and charged, once), then locks the period's counters, decides the allocation and
  *    writes it, or refuses (402) with nothing recorded. Concurrent charges of one account wait on
  *    each other only from that lock to the commit, which no longer waits for the disk.
+ *
+ * A page without cut rules (no max_new, no unseen_only: a detail, a plain list page, a feed page)
+ * of an account whose billing state this process holds from an earlier READ_PAGE is ONE round trip
+ * instead: meter_deliver (migration 011), one autocommitted prepared statement, asynchronously
+ * committed and then made durable by the same shared flush. Without cut rules the JavaScript has
+ * nothing to decide between the read and the charge: every id of the page is a candidate, and
+ * meter_charge's ON CONFLICT decides which are new (as it already does for a concurrent page). What
+ * the JavaScript took from READ_PAGE's account row (the period, the allowance, the billing model)
+ * comes from the held state (`billingStates`, bounded, per account), and the statement first
+ * checks that it is still the account's: Postgres compares the fingerprint of those columns (plan,
+ * billing model, status, allowance override, stored period; not the balance, which meter_charge
+ * reads under its lock) with the one READ_PAGE returned, computed by the same SQL function. Another
+ * state (an admin's `account update` since) answers 'stale' having written nothing, not even the
+ * request id: the held state is dropped and the page takes the two round trips above, which read
+ * the account again and hold the new state. The statement spends the request id before it charges
+ * (spent before: 409, nothing else written), and answers the usage, the balance and the recorded ids
+ * in page order, so nothing more is read for the headers. A period that has ended since the state
+ * was read, a page with cut rules, and an account not held keep the two round trips.
+ * A page of repeats costs the same one round trip either way: the statement then writes nothing but
+ * the request id, takes no counter lock and waits for no flush, like READ_PAGE alone.
+ * A one-round-trip statement that fails with an answer from the server committed nothing, so its
+ * request id is spent on its own afterwards, as READ_PAGE would have spent it (contract §17.2).
  */
 export class PgMeter implements Metering {
   private readonly now: () => Date;
@@ -118,6 +162,8 @@ export class PgMeter implements Metering {
   private readonly delivered = new DeliveredCache();
   /** The WAL flush that makes asynchronously committed charges durable, shared (group-flush.ts). */
   private readonly durable: GroupFlush;
+  /** Each account's billing state from its latest READ_PAGE: the one-round-trip charge's input. */
+  private readonly billingStates = new Lru<string, BillingState>(PERIOD_GUESSES);
 
   constructor(
     private readonly pool: Pool,
@@ -213,6 +259,12 @@ export class PgMeter implements Metering {
       await this.spendRequestId(subject, ticket);
       return noDelivery(await this.snapshot(subject));
     }
+    const held = this.heldState(subject.accountId, rules);
+    const inOneTrip = held && (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
+    if (inOneTrip) {
+      metrics.delivered(inOneTrip);
+      return inOneTrip;
+    }
     const read = await failClosed(() => this.readPage(subject, ticket, opportunityIds));
     // max_new and unseen_only cut the page by what is new (contract §11).
     const cut = cutPage(opportunityIds, new Set(read.newIds), rules);
@@ -247,6 +299,11 @@ export class PgMeter implements Metering {
     const account = toAccountBilling(row);
     const period = periodOf(account, now);
     this.rememberPeriod(subject.accountId, period);
+    this.billingStates.set(subject.accountId, {
+      fingerprint: row.billing_fingerprint,
+      account,
+      period,
+    });
     const state =
       guess.getTime() === period.start.getTime()
         ? row
@@ -306,44 +363,93 @@ export class PgMeter implements Metering {
       return results;
     });
     const row = charge.rows[0] as ChargeRow | undefined;
-    if (!row || row.outcome === 'key_not_found')
-      throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
-    const included = row.included ?? 0;
-    const payg = row.payg ?? 0;
-    const balance = toSafeInteger(row.balance ?? '0');
-    if (row.outcome === 'insufficient_balance' || row.outcome === 'opportunity_quota_exhausted') {
-      // allocate() throws the refusal the in-memory meter throws for the same figures.
-      allocate({
-        newCount: included + payg,
-        billingModel: account.settings.billingModel,
-        includedAvailable: row.included_available ?? 0,
-        balanceMillicents: balance,
-      });
-      throw new Error(`metering invariant broken: meter_charge refused what allocate() covers`);
-    }
-    const recorded = row.new_ids ?? [];
-    const chargeMillicents = toSafeInteger(row.charge ?? '0');
-    if (
-      included + payg !== recorded.length ||
-      chargeMillicents !== payg * PRICE_PER_OPPORTUNITY_MILLICENTS
-    ) {
-      throw new Error('metering invariant broken: recorded deliveries differ from the allocation');
-    }
+    const charged = chargedPage(subject, account, period, row);
     // An id found new by the read but recorded meanwhile by a concurrent page of the account is a
     // repeat here, free; unseen_only leaves it out (contract §11.1).
-    const mine = new Set(recorded);
+    const mine = new Set(charged.recorded);
     const servedIds = rules.newOnly
       ? cut.served.filter((id) => mine.has(id) || !cut.newIds.includes(id))
       : cut.served;
-    return {
-      newCount: recorded.length,
-      includedNewCount: included,
-      paygNewCount: payg,
-      chargeMillicents,
-      usage: buildSnapshot({ ...account, balanceMillicents: balance }, period, toUsage(row)),
-      servedIds,
-      consumed: cut.consumed,
-    };
+    return { ...charged.outcome, servedIds, consumed: cut.consumed };
+  }
+
+  /**
+   * The account's held billing state when this page may be charged in one round trip (see the
+   * class comment): no cut rules, a state held, and its period still the current one.
+   */
+  private heldState(accountId: string, rules: PageRules): BillingState | null {
+    if (rules.maxNew !== undefined || rules.newOnly) return null;
+    const held = this.billingStates.get(accountId);
+    if (!held) return null;
+    const period = periodOf(held.account, this.now());
+    const same =
+      period.start.getTime() === held.period.start.getTime() &&
+      period.end.getTime() === held.period.end.getTime();
+    return same ? held : null;
+  }
+
+  /**
+   * A page without cut rules in ONE round trip (meter_deliver, migration 011), or null when the
+   * held state proved stale (dropped; nothing was written, the ticket is still unspent).
+   */
+  private async deliverInOneTrip(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    pageIds: readonly string[],
+    held: BillingState,
+  ): Promise<PageDelivery | null> {
+    const { account, period } = held;
+    const spend = !ticket.spent;
+    const query = prepared('deliver', DELIVER, [
+      subject.accountId,
+      subject.keyId,
+      held.fingerprint,
+      period.start,
+      period.end,
+      pageIds,
+      ticket.id,
+      spend,
+      accountAllowance(account.plan, account.settings).allowance,
+      account.settings.billingModel,
+      PRICE_PER_OPPORTUNITY_MILLICENTS,
+      this.timeoutMs,
+    ]);
+    const row = await failClosed(async () => {
+      try {
+        const result = (await transactionInOneTrip(this.pool, query, {
+          commitTimeoutMs: this.commitTimeoutMs,
+        })) as QueryResult<ChargeRow>;
+        return result.rows[0];
+      } catch (err) {
+        // The server answered with an error: nothing committed, the id included.
+        if (spend && err instanceof DatabaseError) await this.spendAfterRollback(subject, ticket);
+        throw err;
+      }
+    });
+    if (row?.outcome === 'stale') {
+      this.billingStates.delete(subject.accountId);
+      return null;
+    }
+    if (spend) this.settle(ticket, row?.outcome !== 'duplicate_request_id');
+    // Durable before the page (or its 402) goes out, in the flush shared with the other charges.
+    if (row && FLUSHED_OUTCOMES.has(row.outcome)) await failClosed(() => this.durable.after());
+    const charged = chargedPage(subject, account, period, row);
+    // No cut rules: every id is served; the ids recorded are the page's new ones.
+    const cut = cutPage(pageIds, new Set(charged.recorded));
+    return { ...charged.outcome, servedIds: cut.served, consumed: cut.consumed };
+  }
+
+  /**
+   * After a one-round-trip statement that committed nothing: spends the ticket's id on its own, as
+   * READ_PAGE would have before the charge failed (contract §17.2: a 503 spends its id). A 409 from
+   * it is the answer (the id was spent before); any other failure leaves the first error.
+   */
+  private async spendAfterRollback(subject: BillingSubject, ticket: RequestTicket): Promise<void> {
+    try {
+      await this.spendRequestId(subject, ticket);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'duplicate_request_id') throw err;
+    }
   }
 
   /** Read-only, takes no lock: the 304 of a page of repeats (contract §13). */
@@ -419,6 +525,53 @@ export class PgMeter implements Metering {
  */
 function prepared(name: string, text: string, values: unknown[]): QueryConfig {
   return { name: `meter_${name}`, text, values };
+}
+
+/**
+ * The delivery meter_charge answered (directly, or through meter_deliver), held to the allocation's
+ * invariants; a refusal becomes allocate()'s error for the same figures (402, nothing recorded).
+ */
+function chargedPage(
+  subject: BillingSubject,
+  account: AccountBilling,
+  period: Period,
+  row: ChargeRow | undefined,
+): { outcome: DeliveryOutcome; recorded: string[] } {
+  if (!row || row.outcome === 'key_not_found')
+    throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
+  const included = row.included ?? 0;
+  const payg = row.payg ?? 0;
+  const balance = toSafeInteger(row.balance ?? '0');
+  if (row.outcome === 'insufficient_balance' || row.outcome === 'opportunity_quota_exhausted') {
+    // allocate() throws the refusal the in-memory meter throws for the same figures.
+    allocate({
+      newCount: included + payg,
+      billingModel: account.settings.billingModel,
+      includedAvailable: row.included_available ?? 0,
+      balanceMillicents: balance,
+    });
+    throw new Error(`metering invariant broken: meter_charge refused what allocate() covers`);
+  }
+  if (row.outcome !== 'delivered' && row.outcome !== 'repeats')
+    throw new Error(`metering invariant broken: unexpected outcome ${row.outcome}`);
+  const recorded = row.new_ids ?? [];
+  const chargeMillicents = toSafeInteger(row.charge ?? '0');
+  if (
+    included + payg !== recorded.length ||
+    chargeMillicents !== payg * PRICE_PER_OPPORTUNITY_MILLICENTS
+  ) {
+    throw new Error('metering invariant broken: recorded deliveries differ from the allocation');
+  }
+  return {
+    outcome: {
+      newCount: recorded.length,
+      includedNewCount: included,
+      paygNewCount: payg,
+      chargeMillicents,
+      usage: buildSnapshot({ ...account, balanceMillicents: balance }, period, toUsage(row)),
+    },
+    recorded,
+  };
 }
 
 /** Runs a bounded delete until it deletes less than a batch; returns how many rows it deleted. */

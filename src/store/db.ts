@@ -101,9 +101,9 @@ async function withWatchedClient<T>(
 }
 
 /** A query with its own deadline: node-postgres reads query_timeout per query too (its types omit it). */
-function withDeadline(text: string, timeoutMs: number | undefined): QueryConfig {
+function withDeadline(query: string | QueryConfig, timeoutMs: number | undefined): QueryConfig {
   const config: QueryConfig & { query_timeout?: number } = {
-    text,
+    ...(typeof query === 'string' ? { text: query } : query),
     query_timeout: timeoutMs === undefined ? undefined : Math.max(1, Math.floor(timeoutMs)),
   };
   return config;
@@ -154,29 +154,31 @@ async function commit(client: PoolClient, timeoutMs: number | undefined): Promis
 }
 
 /**
- * A whole transaction in ONE round trip: `text` holds BEGIN, its statements and COMMIT, so that the
- * locks it takes are released by the server at its COMMIT without waiting for the client to ask
- * (a busy client process would otherwise hold them for as long as it takes to send COMMIT). The
- * round trip has the commit's deadline: an error the server answered (a DatabaseError) means
- * nothing committed and the transaction is rolled back; no answer in time, or a lost connection,
- * leaves it unknown (CommitUnconfirmed) and the connection is discarded.
+ * A whole transaction in ONE round trip: `query` is either a text that holds BEGIN, its statements
+ * and COMMIT, or one statement (a QueryConfig, prepared or not) that is its own autocommitted
+ * transaction. Either way the locks it takes are released by the server at its commit without
+ * waiting for the client to ask (a busy client process would otherwise hold them for as long as it
+ * takes to send COMMIT). The round trip has the commit's deadline: an error the server answered (a
+ * DatabaseError) means nothing committed (an explicit transaction is then rolled back; a single
+ * statement's ended with it); no answer in time, or a lost connection, leaves it unknown
+ * (CommitUnconfirmed) and the connection is discarded.
  */
 export function transactionInOneTrip(
   pool: Pool,
-  text: string,
+  query: string | QueryConfig,
   options: { commitTimeoutMs: number },
 ): Promise<unknown> {
   return withWatchedClient(pool, async (client, discard) => {
     let results: unknown;
     try {
-      results = await client.query(withDeadline(text, options.commitTimeoutMs));
+      results = await client.query(withDeadline(query, options.commitTimeoutMs));
     } catch (err) {
       if (!(err instanceof DatabaseError)) {
         const unknown = new CommitUnconfirmed(err);
         discard(unknown);
         throw unknown;
       }
-      await rollback(client, discard);
+      if (typeof query === 'string') await rollback(client, discard);
       throw err;
     }
     return results;

@@ -1,0 +1,411 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { RequestTicket, type PageDelivery } from '../../src/billing/metering';
+import { PgMeter } from '../../src/billing/pg-meter';
+import { ApiError } from '../../src/domain/errors';
+import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
+import { cliJson } from '../support/cli';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { createTestContext, type TestContext } from '../support/harness';
+import { StatementRecorder } from '../support/pg-statements';
+import { get, newReader } from '../support/read-http';
+
+// contract §16.3, §16.4, §16.7, §17.2, §17.3: a page without cut rules, of an account whose billing
+// state the meter holds from an earlier read, is charged in ONE round trip (meter_deliver,
+// migration 011; billing/pg-meter.ts class comment). These tests hold that the path is taken, and
+// that it keeps every rule of the two-round-trip path: a 409 and a 402 that record nothing but the
+// spent id, a 503 that spends its id, an admin's change obeyed by the very next request, and the
+// ledger exact under many concurrent pages of one account.
+
+// Each CLI run is a child process of 1 to 2 s.
+jest.setTimeout(60_000);
+
+let ctx: TestContext;
+let pool: Pool;
+const recorder = new StatementRecorder();
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  pool = new Pool({ connectionString: ctx.databaseUrl, max: 24 });
+  recorder.install();
+});
+afterAll(async () => {
+  recorder.uninstall();
+  await pool.end();
+  await ctx.close();
+});
+
+const ONE_TRIP = 'meter_deliver(';
+const READ_PAGE = 'AS billing_fingerprint';
+const FLUSH = 'pg_logical_emit_message';
+
+/**
+ * What kind each statement sent was: the one trip; the two-trip path's read, its second read (a
+ * wrong period guess) and its charge; the flush.
+ */
+function kinds(statements: string[]): string[] {
+  const kind = (s: string): string => {
+    if (s.includes(ONE_TRIP)) return 'one-trip';
+    if (s.includes(READ_PAGE)) return 'read';
+    if (s.includes('AS key_found')) return 'reread';
+    if (s.includes('meter_charge(')) return 'charge';
+    if (s.includes(FLUSH)) return 'flush';
+    return s.replace(/\s+/g, ' ').slice(0, 60);
+  };
+  return statements.map(kind);
+}
+
+async function meterFor(
+  account: Parameters<typeof createAccount>[1],
+  options: ConstructorParameters<typeof PgMeter>[1] = {},
+) {
+  const accountId = await createAccount(ctx.deps.pool, account);
+  const subject = { accountId, keyId: await createKey(ctx.deps.pool, accountId) };
+  const meter = new PgMeter(ctx.deps.pool, { retentionEveryMs: 0, ...options });
+  return { accountId, subject, meter };
+}
+
+async function spentIds(accountId: string): Promise<string[]> {
+  const { rows } = await ctx.deps.pool.query<{ request_id: string }>(
+    'SELECT request_id FROM metering_request_ids WHERE account_id = $1 ORDER BY request_id',
+    [accountId],
+  );
+  return rows.map((r) => r.request_id);
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  const err = await promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApiError)) throw err;
+  return err.code;
+}
+
+describe('the one-round-trip charge (PgMeter)', () => {
+  it('charges a page in one round trip (and the shared flush) once the account is held', async () => {
+    const { subject, meter } = await meterFor({ allowanceOverride: 3, balanceMillicents: 1200 });
+    const [a, b, c, d] = opportunityIds(4) as [string, string, string, string];
+
+    // Not held yet: the two round trips (a first read without a period guess reads twice), then
+    // the flush.
+    const first = await recorder.during(() => meter.deliver(subject, new RequestTicket('r1'), [a]));
+    expect(kinds(first)).toEqual(['read', 'reread', 'charge', 'flush']);
+
+    // Held: one statement spends, decides and charges; then the flush.
+    let out: PageDelivery | undefined;
+    const second = await recorder.during(async () => {
+      out = await meter.deliver(subject, new RequestTicket('r2'), [b, a, c, d, b]);
+    });
+    expect(kinds(second)).toEqual(['one-trip', 'flush']);
+    // a was delivered by r1; b, c are the rest of the allowance, d is paid.
+    expect(out).toMatchObject({
+      newCount: 3,
+      includedNewCount: 2,
+      paygNewCount: 1,
+      chargeMillicents: 400,
+      servedIds: [b, a, c, d, b],
+      consumed: 5,
+    });
+    expect(out?.usage).toMatchObject({
+      used: 4,
+      includedUsed: 3,
+      paygUsed: 1,
+      remaining: 0,
+      balanceMillicents: 800,
+      prepaidCredits: 2,
+    });
+
+    // A page of repeats: the same one statement, and no flush (it recorded nothing but its id).
+    const repeats = await recorder.during(async () => {
+      out = await meter.deliver(subject, new RequestTicket('r3'), [d, a]);
+    });
+    expect(kinds(repeats)).toEqual(['one-trip']);
+    expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: [d, a] });
+    expect(out?.usage).toMatchObject({ used: 4, balanceMillicents: 800 });
+    expect(await spentIds(subject.accountId)).toEqual(['r1', 'r2', 'r3']);
+
+    // Cut rules keep the two round trips.
+    const cut = await recorder.during(() =>
+      meter.deliver(subject, new RequestTicket('r4'), opportunityIds(2), { maxNew: 1 }),
+    );
+    expect(kinds(cut)).toEqual(['read', 'charge', 'flush']);
+  });
+
+  it('a reused request id → 409 through the one trip, nothing else written', async () => {
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    await meter.deliver(subject, new RequestTicket('first'), opportunityIds(1));
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    const ticket = new RequestTicket('first');
+    let code = '';
+    const statements = await recorder.during(async () => {
+      code = await codeOf(meter.deliver(subject, ticket, opportunityIds(3)));
+    });
+    expect(code).toBe('duplicate_request_id');
+    expect(kinds(statements)).toEqual(['one-trip']);
+    expect(ticket.spent).toBe(true);
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+    expect(await spentIds(accountId)).toEqual(['first']);
+  });
+
+  it('a 402 through the one trip records nothing and spends its id', async () => {
+    const { accountId, subject, meter } = await meterFor({
+      allowanceOverride: 1,
+      balanceMillicents: 399,
+    });
+    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    let code = '';
+    const statements = await recorder.during(async () => {
+      code = await codeOf(meter.deliver(subject, new RequestTicket('dear'), opportunityIds(2)));
+    });
+    expect(code).toBe('insufficient_balance');
+    expect(kinds(statements)).toEqual(['one-trip', 'flush']);
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+    expect(await spentIds(accountId)).toEqual(['dear', 'warm']);
+
+    // legacy_entitlement: the same refusal as opportunity_quota_exhausted.
+    const legacy = await meterFor({ billingModel: 'legacy_entitlement', allowanceOverride: 1 });
+    await legacy.meter.deliver(legacy.subject, new RequestTicket('warm'), opportunityIds(1));
+    const legacyBefore = await ledgerState(ctx.deps.pool, legacy.accountId);
+    expect(
+      await codeOf(
+        legacy.meter.deliver(legacy.subject, new RequestTicket('over'), opportunityIds(1)),
+      ),
+    ).toBe('opportunity_quota_exhausted');
+    expect(await ledgerState(ctx.deps.pool, legacy.accountId)).toEqual(legacyBefore);
+  });
+
+  it('a 503 through the one trip (lock not had in time) records nothing but spends its id', async () => {
+    const { accountId, subject, meter } = await meterFor(
+      { balanceMillicents: 4000 },
+      { timeoutMs: 200 },
+    );
+    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    const holder = await ctx.deps.pool.connect();
+    let code = '';
+    let statements: string[] = [];
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM metering_usage WHERE account_id = $1 FOR UPDATE', [
+        accountId,
+      ]);
+      statements = await recorder.during(async () => {
+        code = await codeOf(meter.deliver(subject, new RequestTicket('held'), opportunityIds(2)));
+      });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect(code).toBe('metering_unavailable');
+    expect(kinds(statements)[0]).toBe('one-trip');
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+    // contract §17.2: the 503 spent its id, as the two-round-trip path's read does.
+    expect(await spentIds(accountId)).toEqual(['held', 'warm']);
+    expect(await codeOf(meter.deliver(subject, new RequestTicket('held'), opportunityIds(1)))).toBe(
+      'duplicate_request_id',
+    );
+  });
+
+  it('a changed status or period makes the held state stale: nothing written, the two trips', async () => {
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
+    await ctx.deps.pool.query(`UPDATE accounts SET status = 'suspended' WHERE id = $1`, [
+      accountId,
+    ]);
+    const stale = await recorder.during(() =>
+      meter.deliver(subject, new RequestTicket('after-status'), opportunityIds(1)),
+    );
+    expect(kinds(stale)).toEqual(['one-trip', 'read', 'charge', 'flush']);
+    // Held again: the next page is one trip.
+    const held = await recorder.during(() =>
+      meter.deliver(subject, new RequestTicket('held-again'), opportunityIds(1)),
+    );
+    expect(kinds(held)).toEqual(['one-trip', 'flush']);
+
+    // A stored billing period moves the period: the charge follows it.
+    const start = new Date(Date.UTC(2020, 0, 1));
+    const end = new Date(Date.UTC(2099, 0, 1));
+    await ctx.deps.pool.query(
+      `UPDATE accounts SET plan_id = 'builder', period_start = $2, period_end = $3 WHERE id = $1`,
+      [accountId, start, end],
+    );
+    let out: PageDelivery | undefined;
+    const moved = await recorder.during(async () => {
+      out = await meter.deliver(subject, new RequestTicket('after-period'), opportunityIds(1));
+    });
+    // (The period guess was the old one: the read reads the new period's usage again.)
+    expect(kinds(moved)).toEqual(['one-trip', 'read', 'reread', 'charge', 'flush']);
+    expect(out?.usage).toMatchObject({ periodStart: start, periodEnd: end, used: 1 });
+    expect(await spentIds(accountId)).toEqual(
+      ['warm', 'after-status', 'held-again', 'after-period'].sort(),
+    );
+  });
+
+  it('many connections of one account, overlapping pages, reused ids: the ledger is exact', async () => {
+    const allowance = 20;
+    const balance = 40 * 400 + 123;
+    const accountId = await createAccount(ctx.deps.pool, {
+      allowanceOverride: allowance,
+      balanceMillicents: balance,
+    });
+    const keys = [
+      await createKey(ctx.deps.pool, accountId),
+      await createKey(ctx.deps.pool, accountId, { allowance: 4 }),
+    ];
+    const meter = new PgMeter(pool, { retentionEveryMs: 0, timeoutMs: 60_000 });
+    const ids = opportunityIds(90);
+    await meter.deliver(
+      { accountId, keyId: keys[0] ?? '' },
+      new RequestTicket('warm'),
+      ids.slice(0, 1),
+    );
+
+    const calls = Array.from({ length: 72 }, (_, i) => ({
+      key: keys[i % 2] ?? '',
+      // Overlapping windows of the pool, some with an id twice.
+      page: [...ids.slice((i * 7) % 80, ((i * 7) % 80) + 6), ids[(i * 3) % 90] ?? ''],
+      requestId: i % 9 === 8 ? `shared-${i % 2}` : `call-${i}`,
+    }));
+    type Settled =
+      | { kind: 'ok'; requestId: string; delivery: PageDelivery }
+      | { kind: 'refused' | 'duplicate'; requestId: string };
+    let settled: Settled[] = [];
+    const statements = await recorder.during(async () => {
+      settled = await Promise.all(
+        calls.map(async ({ key, page, requestId }): Promise<Settled> => {
+          try {
+            const delivery = await meter.deliver(
+              { accountId, keyId: key },
+              new RequestTicket(requestId),
+              page,
+            );
+            return { kind: 'ok', requestId, delivery };
+          } catch (err) {
+            if (!(err instanceof ApiError)) throw err;
+            if (err.code === 'duplicate_request_id') return { kind: 'duplicate', requestId };
+            expect(err.code).toBe('insufficient_balance');
+            return { kind: 'refused', requestId };
+          }
+        }),
+      );
+    });
+    // Every call took the one trip, and only it.
+    const sent = kinds(statements);
+    expect(sent.filter((k) => k === 'one-trip')).toHaveLength(calls.length);
+    expect(sent.filter((k) => k === 'read' || k === 'charge')).toHaveLength(0);
+
+    const { rows } = await ctx.deps.pool.query<{
+      opportunity_id: string;
+      key_id: string;
+      request_id: string;
+      charge_millicents: number;
+    }>(
+      `SELECT opportunity_id, key_id, request_id, charge_millicents FROM metering_deliveries
+        WHERE account_id = $1 AND request_id <> 'warm'`,
+      [accountId],
+    );
+    const state = await ledgerState(ctx.deps.pool, accountId);
+    const ok = settled.flatMap((c) => (c.kind === 'ok' ? [c] : []));
+    const charged = ok.reduce((n, c) => n + c.delivery.chargeMillicents, 0);
+    expect(new Set(rows.map((r) => r.opportunity_id)).size).toBe(rows.length);
+    expect(ok.reduce((n, c) => n + c.delivery.newCount, 0)).toBe(rows.length);
+    for (const c of ok) {
+      const mine = rows.filter((r) => r.request_id === c.requestId);
+      expect(mine).toHaveLength(c.delivery.newCount);
+      expect(mine.filter((r) => r.charge_millicents > 0)).toHaveLength(c.delivery.paygNewCount);
+      expect(c.delivery.chargeMillicents).toBe(c.delivery.paygNewCount * 400);
+    }
+    // One call per request id is not a 409; a refused call recorded nothing.
+    for (const id of new Set(calls.map((c) => c.requestId))) {
+      expect(settled.filter((c) => c.requestId === id && c.kind !== 'duplicate')).toHaveLength(1);
+    }
+    for (const c of settled.filter((x) => x.kind === 'refused')) {
+      expect(rows.filter((r) => r.request_id === c.requestId)).toHaveLength(0);
+    }
+    expect(state.usage.used).toBe(rows.length + 1);
+    expect(balance - state.balance).toBe(charged);
+    expect(state.walletCharges).toBe(charged);
+    expect(state.deliveryCharges).toBe(charged);
+    expect(state.balance).toBeGreaterThanOrEqual(0);
+    expect(state.usage.payg * 400).toBe(charged);
+    expect(state.usage.included).toBeLessThanOrEqual(allowance);
+    const keyIncluded = rows.filter((r) => r.key_id === keys[1] && r.charge_millicents === 0);
+    expect(keyIncluded.length).toBeLessThanOrEqual(4);
+    expect(await spentIds(accountId)).toEqual(
+      [...new Set(['warm', ...calls.map((c) => c.requestId)])].sort(),
+    );
+  });
+});
+
+describe('the one-round-trip charge over HTTP', () => {
+  let records: string[];
+  beforeAll(async () => {
+    const made = Array.from({ length: 8 }, () => makeRecord({ normalized_title: 'one trip' }));
+    await storeAndIndex(ctx.deps, made);
+    records = made.map((r) => r.id);
+  });
+
+  const detail = (key: string, n: number) =>
+    get(ctx.baseUrl, `/v1/opportunities/${records[n] ?? ''}`, {
+      key,
+      headers: { 'X-Request-ID': randomUUID() },
+    });
+  const update = async (accountId: string, ...args: string[]) => {
+    const { code } = await cliJson(['account', 'update', accountId, ...args], {
+      databaseUrl: ctx.databaseUrl,
+    });
+    expect(code).toBe(0);
+  };
+
+  it('an admin change between two requests: the second obeys the new state', async () => {
+    const reader = await newReader(ctx.deps, { allowance_override: 5, balance_millicents: 0 });
+    expect((await detail(reader.key, 0)).status).toBe(200);
+    // Held now: the next charged detail is one trip, with the usage headers of the charge.
+    let res = await detail(reader.key, 0);
+    const held = await recorder.during(async () => {
+      res = await detail(reader.key, 1);
+    });
+    expect(res.status).toBe(200);
+    // (The record itself is read from the store too.)
+    expect(kinds(held).filter((k) => k !== 'flush' && !k.includes('opportunities'))).toEqual([
+      'one-trip',
+    ]);
+    expect(res.headers.get('x-service-new-opportunity-count')).toBe('1');
+    expect(res.headers.get('x-service-included-new-opportunity-count')).toBe('1');
+    expect(res.headers.get('x-service-opportunity-used')).toBe('2');
+    expect(res.headers.get('x-service-opportunity-remaining')).toBe('3');
+    expect(res.headers.get('x-service-opportunity-limit')).toBe('5');
+    expect(res.headers.get('x-service-balance-millicents')).toBe('0');
+
+    // The allowance cut to what is used: the next new record is not included any more (402).
+    await update(reader.accountId, '--allowance', '2');
+    res = await detail(reader.key, 2);
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe('insufficient_balance');
+    expect(res.headers.get('x-service-opportunity-limit')).toBe('2');
+
+    // The billing model: legacy_entitlement refuses with its own code.
+    await update(reader.accountId, '--billing-model', 'legacy_entitlement');
+    res = await detail(reader.key, 2);
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe('opportunity_quota_exhausted');
+
+    // Back to the plan, the override gone: Free's 1,000 include the record again.
+    await update(reader.accountId, '--billing-model', 'plan', '--allowance', 'none');
+    res = await detail(reader.key, 2);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-service-opportunity-limit')).toBe('1000');
+    expect(res.headers.get('x-service-included-new-opportunity-count')).toBe('1');
+
+    // The plan: Enterprise without an override includes nothing (402 with no balance).
+    await update(reader.accountId, '--plan', 'enterprise');
+    res = await detail(reader.key, 3);
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe('insufficient_balance');
+
+    const state = await ledgerState(ctx.deps.pool, reader.accountId);
+    expect(state.usage).toEqual({ used: 3, included: 3, payg: 0 });
+  });
+});
