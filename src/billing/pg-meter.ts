@@ -5,6 +5,7 @@ import { GroupFlush } from '../store/group-flush';
 import { allocate } from './allocate';
 import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
+import { KnownDelivered } from './known-delivered';
 import {
   ACCOUNT_WITH_USAGE,
   ACCOUNTS_WITH_USAGE,
@@ -144,8 +145,11 @@ interface PageRead {
  * (spent before: 409, nothing else written), and answers the usage, the balance and the recorded ids
  * in page order, so nothing more is read for the headers. A period that has ended since the state
  * was read, a page with cut rules, and an account not held keep the two round trips.
- * A page of repeats costs the same one round trip either way: the statement then writes nothing but
- * the request id, takes no counter lock and waits for no flush, like READ_PAGE alone.
+ * A page whose ids this process has all seen delivered in the period (known-delivered.ts: learnt
+ * from READ_PAGE's answers and from committed charges) keeps READ_PAGE alone, which writes
+ * nothing but the request id. A page of repeats it did not know (another process delivered them)
+ * costs the one round trip, which then also writes nothing but the id, takes no counter lock and
+ * waits for no flush.
  * A one-round-trip statement that fails with an answer from the server committed nothing, so its
  * request id is spent on its own afterwards, as READ_PAGE would have spent it (contract §17.2).
  */
@@ -164,6 +168,8 @@ export class PgMeter implements Metering {
   private readonly durable: GroupFlush;
   /** Each account's billing state from its latest READ_PAGE: the one-round-trip charge's input. */
   private readonly billingStates = new Lru<string, BillingState>(PERIOD_GUESSES);
+  /** Page ids seen delivered, by account and period: a page of them only needs READ_PAGE. */
+  private readonly known = new KnownDelivered();
 
   constructor(
     private readonly pool: Pool,
@@ -259,15 +265,21 @@ export class PgMeter implements Metering {
       await this.spendRequestId(subject, ticket);
       return noDelivery(await this.snapshot(subject));
     }
-    const held = this.heldState(subject.accountId, rules);
+    const held = this.heldState(subject.accountId, opportunityIds, rules);
     const inOneTrip = held && (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
     if (inOneTrip) {
       metrics.delivered(inOneTrip);
       return inOneTrip;
     }
     const read = await failClosed(() => this.readPage(subject, ticket, opportunityIds));
+    const fresh = new Set(read.newIds);
+    this.known.add(
+      subject.accountId,
+      read.period.start,
+      opportunityIds.filter((id) => !fresh.has(id)),
+    );
     // max_new and unseen_only cut the page by what is new (contract §11).
-    const cut = cutPage(opportunityIds, new Set(read.newIds), rules);
+    const cut = cutPage(opportunityIds, fresh, rules);
     const result =
       cut.newIds.length === 0
         ? noDelivery(buildSnapshot(read.account, read.period, read.usage), cut)
@@ -364,6 +376,8 @@ export class PgMeter implements Metering {
     });
     const row = charge.rows[0] as ChargeRow | undefined;
     const charged = chargedPage(subject, account, period, row);
+    // Committed and durable: each candidate was recorded, by this page or a concurrent one.
+    this.known.add(subject.accountId, period.start, cut.newIds);
     // An id found new by the read but recorded meanwhile by a concurrent page of the account is a
     // repeat here, free; unseen_only leaves it out (contract §11.1).
     const mine = new Set(charged.recorded);
@@ -375,9 +389,14 @@ export class PgMeter implements Metering {
 
   /**
    * The account's held billing state when this page may be charged in one round trip (see the
-   * class comment): no cut rules, a state held, and its period still the current one.
+   * class comment): no cut rules, a state held, its period still the current one, and an id on the
+   * page not known delivered (a page of known repeats needs only READ_PAGE, which writes nothing).
    */
-  private heldState(accountId: string, rules: PageRules): BillingState | null {
+  private heldState(
+    accountId: string,
+    pageIds: readonly string[],
+    rules: PageRules,
+  ): BillingState | null {
     if (rules.maxNew !== undefined || rules.newOnly) return null;
     const held = this.billingStates.get(accountId);
     if (!held) return null;
@@ -385,7 +404,8 @@ export class PgMeter implements Metering {
     const same =
       period.start.getTime() === held.period.start.getTime() &&
       period.end.getTime() === held.period.end.getTime();
-    return same ? held : null;
+    if (!same || this.known.all(accountId, period.start, pageIds)) return null;
+    return held;
   }
 
   /**
@@ -434,6 +454,8 @@ export class PgMeter implements Metering {
     // Durable before the page (or its 402) goes out, in the flush shared with the other charges.
     if (row && FLUSHED_OUTCOMES.has(row.outcome)) await failClosed(() => this.durable.after());
     const charged = chargedPage(subject, account, period, row);
+    // Every id of the page is delivered now, by this page or an earlier one.
+    this.known.add(subject.accountId, period.start, pageIds);
     // No cut rules: every id is served; the ids recorded are the page's new ones.
     const cut = cutPage(pageIds, new Set(charged.recorded));
     return { ...charged.outcome, servedIds: cut.served, consumed: cut.consumed };

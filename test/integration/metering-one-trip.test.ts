@@ -84,7 +84,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 
 describe('the one-round-trip charge (PgMeter)', () => {
   it('charges a page in one round trip (and the shared flush) once the account is held', async () => {
-    const { subject, meter } = await meterFor({ allowanceOverride: 3, balanceMillicents: 1200 });
+    const { subject, meter } = await meterFor({ allowanceOverride: 3, balanceMillicents: 2000 });
     const [a, b, c, d] = opportunityIds(4) as [string, string, string, string];
 
     // Not held yet: the two round trips (a first read without a period guess reads twice), then
@@ -112,22 +112,38 @@ describe('the one-round-trip charge (PgMeter)', () => {
       includedUsed: 3,
       paygUsed: 1,
       remaining: 0,
-      balanceMillicents: 800,
-      prepaidCredits: 2,
+      balanceMillicents: 1600,
+      prepaidCredits: 4,
     });
 
-    // A page of repeats: the same one statement, and no flush (it recorded nothing but its id).
+    // A page of repeats this meter saw delivered: READ_PAGE alone, which writes nothing.
     const repeats = await recorder.during(async () => {
       out = await meter.deliver(subject, new RequestTicket('r3'), [d, a]);
     });
-    expect(kinds(repeats)).toEqual(['one-trip']);
+    expect(kinds(repeats)).toEqual(['read']);
     expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: [d, a] });
-    expect(out?.usage).toMatchObject({ used: 4, balanceMillicents: 800 });
-    expect(await spentIds(subject.accountId)).toEqual(['r1', 'r2', 'r3']);
+    expect(out?.usage).toMatchObject({ used: 4, balanceMillicents: 1600 });
+
+    // Repeats another process delivered: the one statement finds nothing new, and no flush.
+    const other = new PgMeter(ctx.deps.pool, { retentionEveryMs: 0 });
+    const [e, f] = opportunityIds(2) as [string, string];
+    await other.deliver(subject, new RequestTicket('elsewhere'), [e, f]);
+    const unknown = await recorder.during(async () => {
+      out = await meter.deliver(subject, new RequestTicket('r4'), [e, a, f]);
+    });
+    expect(kinds(unknown)).toEqual(['one-trip']);
+    expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: [e, a, f] });
+    expect(out?.usage).toMatchObject({ used: 6, balanceMillicents: 800 });
+    // Known from then on.
+    const known = await recorder.during(() =>
+      meter.deliver(subject, new RequestTicket('r5'), [f, e]),
+    );
+    expect(kinds(known)).toEqual(['read']);
+    expect(await spentIds(subject.accountId)).toEqual(['elsewhere', 'r1', 'r2', 'r3', 'r4', 'r5']);
 
     // Cut rules keep the two round trips.
     const cut = await recorder.during(() =>
-      meter.deliver(subject, new RequestTicket('r4'), opportunityIds(2), { maxNew: 1 }),
+      meter.deliver(subject, new RequestTicket('r6'), opportunityIds(2), { maxNew: 1 }),
     );
     expect(kinds(cut)).toEqual(['read', 'charge', 'flush']);
   });

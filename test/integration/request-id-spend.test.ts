@@ -54,11 +54,9 @@ it('a charged page costs three round trips and a page of repeats one, each spend
     expect(res.status).toBe(200);
     expect(res.headers.get('x-service-new-opportunity-count')).toBe('0');
   });
-  // The same page again, from the search cache: one statement. The account's billing state is
-  // held since the charged page's read, so it is meter_deliver (migration 011), which spends the
-  // id and finds nothing new; no lock, no flush.
+  // The same page again, from the search cache: the spend and the lock-free read, together.
   expect(repeats).toHaveLength(1);
-  expect(repeats[0]).toContain('meter_deliver(');
+  expect(repeats[0]).toContain('INSERT INTO metering_request_ids');
 
   expect(await spentIds(reader.accountId)).toEqual(['charged', 'repeats', 'warm-key-cache'].sort());
   expect((await list(reader.key, 'repeats')).status).toBe(409);
