@@ -265,19 +265,22 @@ export class PgMeter implements Metering {
       await this.spendRequestId(subject, ticket);
       return noDelivery(await this.snapshot(subject));
     }
-    const held = this.heldState(subject.accountId, opportunityIds, rules);
-    const inOneTrip = held && (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
+    const held = this.heldState(subject.accountId, rules);
+    // A page of ids all seen delivered this period needs READ_PAGE alone, which writes nothing.
+    const known =
+      held !== null && this.known.all(subject.accountId, held.period.start, opportunityIds);
+    const inOneTrip =
+      held && !known && (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
     if (inOneTrip) {
       metrics.delivered(inOneTrip);
       return inOneTrip;
     }
     const read = await failClosed(() => this.readPage(subject, ticket, opportunityIds));
     const fresh = new Set(read.newIds);
-    this.known.add(
-      subject.accountId,
-      read.period.start,
-      opportunityIds.filter((id) => !fresh.has(id)),
-    );
+    if (!known) {
+      const delivered = opportunityIds.filter((id) => !fresh.has(id));
+      this.known.add(subject.accountId, read.period.start, delivered);
+    }
     // max_new and unseen_only cut the page by what is new (contract §11).
     const cut = cutPage(opportunityIds, fresh, rules);
     const result =
@@ -389,14 +392,9 @@ export class PgMeter implements Metering {
 
   /**
    * The account's held billing state when this page may be charged in one round trip (see the
-   * class comment): no cut rules, a state held, its period still the current one, and an id on the
-   * page not known delivered (a page of known repeats needs only READ_PAGE, which writes nothing).
+   * class comment): no cut rules, a state held, and its period still the current one.
    */
-  private heldState(
-    accountId: string,
-    pageIds: readonly string[],
-    rules: PageRules,
-  ): BillingState | null {
+  private heldState(accountId: string, rules: PageRules): BillingState | null {
     if (rules.maxNew !== undefined || rules.newOnly) return null;
     const held = this.billingStates.get(accountId);
     if (!held) return null;
@@ -404,8 +402,7 @@ export class PgMeter implements Metering {
     const same =
       period.start.getTime() === held.period.start.getTime() &&
       period.end.getTime() === held.period.end.getTime();
-    if (!same || this.known.all(accountId, period.start, pageIds)) return null;
-    return held;
+    return same ? held : null;
   }
 
   /**
