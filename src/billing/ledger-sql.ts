@@ -53,10 +53,25 @@ export const USAGE_AND_NEW_IDS = `
 /**
  * The fingerprint of the account's billing state but its balance (migration 011
  * meter_billing_fingerprint, the one definition): what meter_deliver compares before it charges
- * under the state a process cached from READ_PAGE. Over the accounts row `a`.
+ * under the state a process cached from READ_PAGE_HOLDING. Over the accounts row `a`.
  */
 const BILLING_FINGERPRINT = `meter_billing_fingerprint(a.plan_id, a.billing_model, a.status,
          a.allowance_override, a.period_start, a.period_end)`;
+
+/** READ_PAGE, with `fingerprint` as one more column when given. */
+function readPage(fingerprint: string | null): string {
+  const extra = fingerprint === null ? '' : `,\n         ${fingerprint} AS billing_fingerprint`;
+  return `
+  WITH durability AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+  spend AS (
+    INSERT INTO metering_request_ids (account_id, request_id)
+    SELECT $1::uuid, $5::text FROM durability WHERE $5::text IS NOT NULL
+    ON CONFLICT (account_id, request_id) DO NOTHING
+    RETURNING 1)
+  SELECT ${ACCOUNT_COLUMNS}, (SELECT count(*) FROM spend)::int AS spent, page.*${extra}
+    FROM accounts a, (${USAGE_AND_NEW_IDS}) AS page
+   WHERE a.id = $1`;
+}
 
 /**
  * A delivery's first round trip as ONE prepared statement (planned once per connection, where a
@@ -66,17 +81,15 @@ const BILLING_FINGERPRINT = `meter_billing_fingerprint(a.plan_id, a.billing_mode
  * autocommitted statement's commit asynchronous: a spent id needs no disk flush (a delivery's own
  * flush covers it, see DURABLE). $1 account, $2 key, $3 period start, $4 ids, $5 request id.
  */
-export const READ_PAGE = `
-  WITH durability AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
-  spend AS (
-    INSERT INTO metering_request_ids (account_id, request_id)
-    SELECT $1::uuid, $5::text FROM durability WHERE $5::text IS NOT NULL
-    ON CONFLICT (account_id, request_id) DO NOTHING
-    RETURNING 1)
-  SELECT ${ACCOUNT_COLUMNS}, (SELECT count(*) FROM spend)::int AS spent, page.*,
-         ${BILLING_FINGERPRINT} AS billing_fingerprint
-    FROM accounts a, (${USAGE_AND_NEW_IDS}) AS page
-   WHERE a.id = $1`;
+export const READ_PAGE = readPage(null);
+
+/**
+ * READ_PAGE with the account's billing fingerprint as `billing_fingerprint`: sent when the process
+ * holds no usable billing state for the account (none yet, a stale one dropped, a new period), so
+ * that it holds one after (pg-meter.ts). A process that holds one sends READ_PAGE: the fingerprint
+ * is not computed on every page of repeats.
+ */
+export const READ_PAGE_HOLDING = readPage(BILLING_FINGERPRINT);
 
 /**
  * Spends a request id (contract §17.2): one row per account and id. Its rowCount is 1 when the id
@@ -145,7 +158,7 @@ export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, pay
 /**
  * A page without cut rules in ONE round trip, as one autocommitted prepared statement (migration
  * 011 holds meter_deliver: the fingerprint check, the spend, then meter_charge). $1 account, $2 key,
- * $3 the billing state's fingerprint as READ_PAGE read it, $4 period start, $5 period end, $6 ALL
+ * $3 the billing state's fingerprint as READ_PAGE_HOLDING read it, $4 period start, $5 period end, $6 ALL
  * the page's ids, in page order, $7 request id, $8 whether to spend it, $9 the account's allowance,
  * $10 billing model, $11 price per opportunity, $12 lock timeout in ms.
  */
@@ -183,7 +196,7 @@ export interface UsageAndNewRow extends UsageColumns {
 }
 
 export type ReadPageRow = AccountRow &
-  UsageAndNewRow & { spent: number; billing_fingerprint: string };
+  UsageAndNewRow & { spent: number; billing_fingerprint?: string };
 
 export interface ChargeRow extends UsageColumns {
   outcome:

@@ -16,6 +16,7 @@ import {
   PRUNE_DELIVERIES,
   PRUNE_REQUEST_IDS,
   READ_PAGE,
+  READ_PAGE_HOLDING,
   REQUEST_ID_RETENTION_DAYS,
   RETENTION_LOCK,
   RETENTION_UNLOCK,
@@ -138,10 +139,13 @@ interface PageRead {
  * comes from the held state (`billingStates`, bounded, per account), and the statement first
  * checks that it is still the account's: Postgres compares the fingerprint of those columns (plan,
  * billing model, status, allowance override, stored period; not the balance, which meter_charge
- * reads under its lock) with the one READ_PAGE returned, computed by the same SQL function. Another
+ * reads under its lock) with the one READ_PAGE returned, computed by the same SQL function. (Only
+ * the READ_PAGE of an account without a usable held state asks for it: READ_PAGE_HOLDING.) Another
  * state (an admin's `account update` since) answers 'stale' having written nothing, not even the
  * request id: the held state is dropped and the page takes the two round trips above, which read
- * the account again and hold the new state. The statement spends the request id before it charges
+ * the account again and hold the new state. (The account row is not locked: an update committed
+ * between the check and the charge is obeyed from the next page on, as one committed between
+ * READ_PAGE and the charge always was.) The statement spends the request id before it charges
  * (spent before: 409, nothing else written), and answers the usage, the balance and the recorded ids
  * in page order, so nothing more is read for the headers. A period that has ended since the state
  * was read, a page with cut rules, and an account not held keep the two round trips.
@@ -265,12 +269,17 @@ export class PgMeter implements Metering {
       await this.spendRequestId(subject, ticket);
       return noDelivery(await this.snapshot(subject));
     }
-    const held = this.heldState(subject.accountId, rules);
+    const held = this.usableState(subject.accountId);
+    // max_new and unseen_only decide in JavaScript, between the read and the charge.
+    const cutRules = rules.maxNew !== undefined || rules.newOnly === true;
     // A page of ids all seen delivered this period needs READ_PAGE alone, which writes nothing.
     const known =
       held !== null && this.known.all(subject.accountId, held.period.start, opportunityIds);
     const inOneTrip =
-      held && !known && (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
+      held &&
+      !cutRules &&
+      !known &&
+      (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
     if (inOneTrip) {
       metrics.delivered(inOneTrip);
       return inOneTrip;
@@ -305,8 +314,13 @@ export class PgMeter implements Metering {
     const now = this.now();
     const guess = this.periodGuesses.get(subject.accountId, { use: false }) ?? NO_GUESS;
     const newIdsOf = (start: Date) => [subject.accountId, subject.keyId, start, pageIds] as const;
+    const values = [...newIdsOf(guess), ticket.spent ? null : ticket.id];
+    // The fingerprint only when the process is to hold the account's billing state from this read.
+    const hold = this.usableState(subject.accountId) === null;
     const { rows } = await this.pool.query<ReadPageRow>(
-      prepared('read_page', READ_PAGE, [...newIdsOf(guess), ticket.spent ? null : ticket.id]),
+      hold
+        ? prepared('read_page_holding', READ_PAGE_HOLDING, values)
+        : prepared('read_page', READ_PAGE, values),
     );
     const row = rows[0];
     if (!ticket.spent) this.settle(ticket, row?.spent === 1);
@@ -314,11 +328,13 @@ export class PgMeter implements Metering {
     const account = toAccountBilling(row);
     const period = periodOf(account, now);
     this.rememberPeriod(subject.accountId, period);
-    this.billingStates.set(subject.accountId, {
-      fingerprint: row.billing_fingerprint,
-      account,
-      period,
-    });
+    if (row.billing_fingerprint !== undefined) {
+      this.billingStates.set(subject.accountId, {
+        fingerprint: row.billing_fingerprint,
+        account,
+        period,
+      });
+    }
     const state =
       guess.getTime() === period.start.getTime()
         ? row
@@ -391,11 +407,10 @@ export class PgMeter implements Metering {
   }
 
   /**
-   * The account's held billing state when this page may be charged in one round trip (see the
-   * class comment): no cut rules, a state held, and its period still the current one.
+   * The account's held billing state while it can serve the one round trip (see the class
+   * comment): held, and its period still the current one.
    */
-  private heldState(accountId: string, rules: PageRules): BillingState | null {
-    if (rules.maxNew !== undefined || rules.newOnly) return null;
+  private usableState(accountId: string): BillingState | null {
     const held = this.billingStates.get(accountId);
     if (!held) return null;
     const period = periodOf(held.account, this.now());

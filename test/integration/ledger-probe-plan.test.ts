@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { READ_PAGE } from '../../src/billing/ledger-sql';
+import { READ_PAGE, READ_PAGE_HOLDING } from '../../src/billing/ledger-sql';
 import { createAccount, createKey } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
@@ -46,14 +46,14 @@ it('probes the primary key in the generic plan of a never-analysed ledger', asyn
   }
 });
 
-// The billing state's fingerprint (migration 011) rides on every READ_PAGE: the planner must
+// The billing state's fingerprint (migration 011) rides on READ_PAGE_HOLDING: the planner must
 // inline it, or each call runs it through the SQL-function executor (about 0.1 ms of Postgres a
 // page; declared IMMUTABLE over STABLE functions, it was not inlined).
-it('inlines the billing fingerprint into READ_PAGE', async () => {
+it('inlines the billing fingerprint into READ_PAGE_HOLDING', async () => {
   const accountId = await createAccount(ctx.deps.pool, { balanceMillicents: 0 });
   const keyId = await createKey(ctx.deps.pool, accountId);
   const { rows } = await ctx.deps.pool.query<{ 'QUERY PLAN': string }>(
-    `EXPLAIN VERBOSE ${READ_PAGE}`,
+    `EXPLAIN VERBOSE ${READ_PAGE_HOLDING}`,
     [accountId, keyId, '2026-11-01T00:00:00Z', [randomUUID()], null],
   );
   const plan = rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -36,7 +36,8 @@ afterAll(async () => {
 });
 
 const ONE_TRIP = 'meter_deliver(';
-const READ_PAGE = 'AS billing_fingerprint';
+/** READ_PAGE and READ_PAGE_HOLDING (billing/ledger-sql.ts) both start so. */
+const READ_PAGE = 'WITH durability AS';
 const FLUSH = 'pg_logical_emit_message';
 
 /**
