@@ -5,6 +5,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Pool } from 'pg';
+import { createSearchClient } from '../../src/search/client';
+import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
 
 // The production build as the image lays it out: tsc output in dist/ beside
@@ -20,6 +23,7 @@ let app: string;
 let env: NodeJS.ProcessEnv;
 let server: ChildProcess | undefined;
 let baseUrl: string;
+let db: string | undefined;
 const output: string[] = [];
 
 async function freePort(): Promise<number> {
@@ -74,7 +78,7 @@ beforeAll(async () => {
   cpSync(path.join(ROOT, 'package.json'), path.join(app, 'package.json'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(app, 'node_modules'), 'dir');
 
-  const db = `test_built_${randomBytes(6).toString('hex')}`;
+  db = `test_built_${randomBytes(6).toString('hex')}`;
   const admin = new URL(
     process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   );
@@ -112,6 +116,19 @@ afterAll(async () => {
     await exited;
   }
   if (app) rmSync(app, { recursive: true, force: true });
+  // What the built server made is this test's to remove: its database and its index.
+  if (db) {
+    const search = createSearchClient(process.env.OPENSEARCH_URL ?? '', 30_000);
+    await dropIndices(search, aliasForDatabase(db)).catch(() => undefined);
+    await search.close();
+    const admin = new Pool({
+      connectionString:
+        process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+      max: 1,
+    });
+    await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+    await admin.end();
+  }
 });
 
 it(
