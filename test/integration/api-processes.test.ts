@@ -2,18 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Client } from '@opensearch-project/opensearch';
 import { Pool } from 'pg';
-import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
-import { ensureDatabase } from '../../src/store/db';
 import { cliJson } from '../support/cli';
 import { startTcpForwarder } from '../support/tcp-forwarder';
 import { newReader } from '../support/factories';
-import { TEST_CURSOR_KEYS } from '../support/harness';
 import {
   freePort,
-  scratchDatabase,
-  startServer,
+  productionSuite,
   waitReady,
   type ServerProcess,
 } from '../support/server-process';
@@ -24,30 +19,7 @@ import {
 
 jest.setTimeout(240_000);
 
-const OPENSEARCH_URL = process.env.OPENSEARCH_URL ?? '';
-const search = new Client({ node: OPENSEARCH_URL });
-const db = scratchDatabase();
-const alias = aliasForDatabase(db.name);
-const started: ServerProcess[] = [];
-
-function production(extra: Record<string, string | undefined> = {}) {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: db.url,
-    OPENSEARCH_URL,
-    CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-    REDIS_URL: undefined,
-    LOG_LEVEL: 'info',
-    API_PROCESSES: '2',
-    ...extra,
-  };
-}
-
-async function start(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const server = await startServer(env);
-  started.push(server);
-  return server;
-}
+const { db, production, start } = productionSuite({ API_PROCESSES: '2' });
 
 /** Waits for a log line matching `match` (the process's own event), at most `timeoutMs`. */
 async function logLine(
@@ -142,15 +114,6 @@ function alive(pid: number): boolean {
     return false;
   }
 }
-
-beforeAll(() => ensureDatabase(db.url));
-
-afterAll(async () => {
-  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-  await dropIndices(search, alias).catch(() => undefined);
-  await search.close();
-  await db.drop();
-});
 
 describe('two API processes on one port', () => {
   let server: ServerProcess;

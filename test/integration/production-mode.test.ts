@@ -1,55 +1,15 @@
 import { request } from 'node:http';
-import { Client } from '@opensearch-project/opensearch';
 import { Pool } from 'pg';
-import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
-import { ensureDatabase } from '../../src/store/db';
-import { TEST_CURSOR_KEYS } from '../support/harness';
-import {
-  scratchDatabase,
-  startServer,
-  waitReady,
-  type ServerProcess,
-} from '../support/server-process';
+import { productionSuite, waitReady } from '../support/server-process';
 
 // contract §22.4, §22.5, §22.6: production mode, concurrent starts and SIGTERM, with the API as
 // a child process (tsx src/main.ts) against the real Postgres and OpenSearch.
 
 jest.setTimeout(240_000);
 
-const OPENSEARCH_URL = process.env.OPENSEARCH_URL ?? '';
-const search = new Client({ node: OPENSEARCH_URL });
-const db = scratchDatabase();
-const alias = aliasForDatabase(db.name);
-const started: ServerProcess[] = [];
-
-function production(extra: Record<string, string | undefined> = {}) {
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: db.url,
-    OPENSEARCH_URL,
-    CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
-    REDIS_URL: undefined,
-    LOG_LEVEL: 'info',
-    ...extra,
-  };
-}
-
-async function start(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const server = await startServer(env);
-  started.push(server);
-  return server;
-}
-
-beforeAll(() => ensureDatabase(db.url));
-
-afterAll(async () => {
-  for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-  await dropIndices(search, alias).catch(() => undefined);
-  await search.close();
-  await db.drop();
-});
+const { db, search, alias, production, start } = productionSuite();
 
 it('refuses to start in production without its settings, naming every missing one', async () => {
   const server = await start(

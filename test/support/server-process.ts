@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { Client } from '@opensearch-project/opensearch';
 import { Pool } from 'pg';
+import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
+import { ensureDatabase } from '../../src/store/db';
+import { TEST_CURSOR_KEYS } from './harness';
 
 // The API as `npm start` runs it (`node --import tsx src/main.ts`: one process, so a signal reaches
 // the server itself; the tsx CLI's relay may SIGKILL a child slow to acknowledge) as a child
@@ -79,6 +83,50 @@ export function scratchDatabase(): { url: string; name: string; drop(): Promise<
       const pool = new Pool({ connectionString: admin, max: 1 });
       await pool.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
       await pool.end();
+    },
+  };
+}
+
+/**
+ * A suite of `npm start` child processes in production mode on one scratch database of its own:
+ * the settings each starts with (`production()`, `defaults` and `extra` on top), a `start` that
+ * remembers the process, and the hooks that make the database first and, at the end, kill what
+ * still runs and drop the database and its index.
+ */
+export function productionSuite(defaults: Record<string, string | undefined> = {}) {
+  const opensearchUrl = process.env.OPENSEARCH_URL ?? '';
+  const search = new Client({ node: opensearchUrl });
+  const db = scratchDatabase();
+  const alias = aliasForDatabase(db.name);
+  const started: ServerProcess[] = [];
+  beforeAll(() => ensureDatabase(db.url));
+  afterAll(async () => {
+    for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    await dropIndices(search, alias).catch(() => undefined);
+    await search.close();
+    await db.drop();
+  });
+  return {
+    db,
+    search,
+    alias,
+    started,
+    production(extra: Record<string, string | undefined> = {}) {
+      return {
+        NODE_ENV: 'production',
+        DATABASE_URL: db.url,
+        OPENSEARCH_URL: opensearchUrl,
+        CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
+        REDIS_URL: undefined,
+        LOG_LEVEL: 'info',
+        ...defaults,
+        ...extra,
+      };
+    },
+    async start(env: Record<string, string | undefined>): Promise<ServerProcess> {
+      const server = await startServer(env);
+      started.push(server);
+      return server;
     },
   };
 }
