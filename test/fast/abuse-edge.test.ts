@@ -9,6 +9,7 @@ import { FIXTURE } from '../support/read-fixture';
 import { rawRequest } from '../support/raw-http';
 import { expectError, get, type Json } from '../support/read-http';
 import { startFastApp, type FastApp } from './support/fast-app';
+import { initializeMessage } from '../support/mcp-messages';
 
 // contract §5.10 at the HTTP edge, over the in-memory capabilities: nosniff everywhere, no path
 // echo, key-shaped request ids, the method matrix, readiness probes at most once a second,
@@ -42,16 +43,7 @@ function getWithHost(
   });
 }
 
-const mcpInit = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'abuse-edge', version: '1' },
-  },
-};
+const mcpInit = initializeMessage('abuse-edge');
 const mcpHeaders = {
   'Content-Type': 'application/json',
   Accept: 'application/json, text/event-stream',

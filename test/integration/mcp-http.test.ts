@@ -12,6 +12,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 import { protocolLimit } from '../../src/billing/rate-limit';
+import { initializeMessage } from '../support/mcp-messages';
 
 // contract §17, §18, §21 at the HTTP edge of /mcp: authentication before the protocol, 405s, the headers
 // of contract §18 on the HTTP response, request ids, and the rate limit shared with REST.
@@ -205,19 +206,7 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     ],
     [
       'an initialize inside a batch',
-      JSON.stringify([
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        },
-        { jsonrpc: '2.0', id: 2, method: 'ping' },
-      ]),
+      JSON.stringify([initializeMessage(), { jsonrpc: '2.0', id: 2, method: 'ping' }]),
     ],
     ['of one message', `[${ping}]`],
   ])('a JSON-RPC batch (%s) → 400 invalid_filter naming the body', async (_label, body) => {
@@ -577,19 +566,7 @@ describe('one rate limit across REST and MCP', () => {
     it('a search is served with its own headers while the protocol window is used up', async () => {
       const key = await protocolWindowUsedUp();
       // The window really is used up: the handshake, which it limits, is refused.
-      const hello = await post(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        }),
-        { 'X-API-Key': key },
-      );
+      const hello = await post(JSON.stringify(initializeMessage()), { 'X-API-Key': key });
       expect(hello.status).toBe(429);
       const res = await post(JSON.stringify(toolCall(2, 'search_opportunities', { limit: 2 })), {
         'X-API-Key': key,

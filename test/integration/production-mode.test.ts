@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { productionSuite, waitReady } from '../support/server-process';
+import { initializeMessage } from '../support/mcp-messages';
 
 // contract §22.4, §22.5, §22.6: production mode, concurrent starts and SIGTERM, with the API as
 // a child process (tsx src/main.ts) against the real Postgres and OpenSearch.
@@ -50,16 +51,7 @@ it('two instances starting at once share one schema and one index, with no demo 
 
 /** A POST /mcp whose body is sent in two parts: in flight until `finish` is called. */
 function heldRequest(baseUrl: string, key: string) {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'drain-test', version: '1' },
-    },
-  });
+  const body = JSON.stringify(initializeMessage('drain-test'));
   const half = Math.floor(body.length / 2);
   let status = 0;
   const held = {
