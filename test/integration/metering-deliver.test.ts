@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { RequestTicket } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
-import { ApiError } from '../../src/domain/errors';
 import {
   createAccount,
   createKey,
   ledgerState,
   opportunityIds,
   type AccountFixture,
+  errorOf,
 } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
@@ -24,15 +24,6 @@ afterAll(() => ctx.close());
 async function subjectFor(fixture: AccountFixture, key: { allowance?: number } = {}) {
   const accountId = await createAccount(ctx.deps.pool, fixture);
   return { accountId, keyId: await createKey(ctx.deps.pool, accountId, key) };
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => new Error('expected a rejection'),
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw err;
-  return err;
 }
 
 describe('deliver', () => {

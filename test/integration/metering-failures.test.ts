@@ -3,20 +3,17 @@ import { Pool } from 'pg';
 import { RequestTicket } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
-import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
+import {
+  createAccount,
+  createKey,
+  ledgerState,
+  opportunityIds,
+  codeOf,
+} from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
 // contract §16.6: "When the metering store cannot record a delivery: 503 metering_unavailable,
 // nothing delivered." Fail closed, never a free delivery.
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => new Error('expected a rejection'),
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw err;
-  return err.code;
-}
 
 describe('Postgres unreachable', () => {
   it('answers every metering call with metering_unavailable', async () => {

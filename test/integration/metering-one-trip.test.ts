@@ -3,7 +3,13 @@ import { Pool } from 'pg';
 import { RequestTicket, type PageDelivery } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
-import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
+import {
+  createAccount,
+  createKey,
+  ledgerState,
+  opportunityIds,
+  codeOf,
+} from '../support/billing-fixtures';
 import { cliJson } from '../support/cli';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -72,15 +78,6 @@ async function spentIds(accountId: string): Promise<string[]> {
     [accountId],
   );
   return rows.map((r) => r.request_id);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => new Error('expected a rejection'),
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw err;
-  return err.code;
 }
 
 describe('the one-round-trip charge (PgMeter)', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../src/domain/errors';
 import { firstRow } from './factories';
 import type { Pool } from 'pg';
 
@@ -54,3 +55,17 @@ export async function ledgerState(pool: Pool, accountId: string): Promise<Ledger
     usage: { used: n('used'), included: n('included'), payg: n('payg') },
   };
 }
+
+/** The ApiError a metering call rejects with (anything else is rethrown; a resolve fails). */
+export async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
+  const err = await promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApiError)) throw err;
+  return err;
+}
+
+/** The code of the ApiError a metering call rejects with. */
+export const codeOf = async (promise: Promise<unknown>): Promise<string> =>
+  (await errorOf(promise)).code;
