@@ -110,7 +110,7 @@ export class ReadService {
   private readonly expensive: ExpensiveGate;
   /** Counts' parsed queries by their raw parameters. */
   private readonly parsedCounts = new ParsedRequests();
-  /** Counts' usage reads: one per account and event-loop turn. */
+  /** Counts' usage reads: one for all the accounts of an event-loop turn. */
   private readonly countUsage = new UsageReads((accountIds) => this.meter.snapshots(accountIds));
 
   constructor(
