@@ -10,8 +10,8 @@ import { Lru } from '../infra/lru';
 // page arrives at the meter as ids.
 //
 // A Set of ids per account (in the one bounded cache, infra/lru.ts), not one map keyed by
-// account and id: a page's lookups are then Set
-// probes with the page's own id strings (whose hashes V8 keeps), not 25 new key strings to hash.
+// account and id: a page's lookups are then Set probes with the page's own id strings (whose
+// hashes V8 keeps), not 25 new key strings to hash.
 
 /** Ids held over all accounts: some 100 bytes each, about 5 MB at most. */
 export const MAX_KNOWN_IDS = 50_000;
