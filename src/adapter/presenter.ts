@@ -4,7 +4,7 @@ import { ApiError, toEnvelope } from '../domain/errors';
 import type { ListEnvelope } from '../domain/envelopes';
 import { reportApiError } from '../infra/api-error-report';
 import type { Logger } from '../infra/logger';
-import { keptCountJson } from '../service/count-json';
+import { countJson } from '../service/count-json';
 import { listJsonPieces, listJsonStringPieces, type Utf8Pieces } from '../service/list-bytes';
 import { listJson } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
@@ -133,8 +133,8 @@ function toolResult(
       texts: { structured, text },
     };
   }
-  // countJson when countEnvelope built it, else JSON.stringify(envelope).
-  const json = keptCountJson(envelope) ?? JSON.stringify(envelope);
+  // Spliced from its kept shape when countEnvelope built it, else JSON.stringify(envelope).
+  const json = countJson(envelope);
   return {
     result: { content: [{ type: 'text', text: json }], structuredContent, ...flags },
     texts: { structured: json, text: JSON.stringify(json) },

@@ -69,11 +69,6 @@ function sameParts(a: CountFigures, b: CountFigures): boolean {
 }
 
 /** Exactly JSON.stringify(body), spliced from its shape when countEnvelope built it. */
-export function countJson(body: CountEnvelope): string {
+export function countJson(body: object): string {
   return texts.get(body) ?? JSON.stringify(body);
-}
-
-/** countJson(body) when countEnvelope built `body`, else undefined (any other envelope). */
-export function keptCountJson(body: object): string | undefined {
-  return texts.get(body);
 }
