@@ -143,7 +143,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
     cursor: new CursorCodec(parseCursorKeys(cursorKeysSetting(env.CURSOR_SIGNING_KEYS, logger))),
     redis,
     indexLayout,
-    searchCache: createSearchCache(search, pool, alias),
+    searchCache: createSearchCache(search, pool, alias, env.RECORD_CACHE_MB),
     // Opened on the first authentication only (the CLI never opens it).
     keyIndex: new PgKeyIndex(pgConnection(databaseUrl, caFile), logger, {
       timeoutMs: env.POSTGRES_TIMEOUT_MS,

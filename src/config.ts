@@ -73,6 +73,12 @@ export const EnvSchema = z.object({
    */
   MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_000).default(80_000),
   /**
+   * Megabytes of record texts each API process keeps, so that a list page asks the engine for its
+   * hits' digests only and takes the texts from memory (search/record-texts.ts). 0 turns it off:
+   * every page then reads its records' texts from the engine.
+   */
+  RECORD_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
+  /**
    * contract §22.2: where clients reach the service (`https://api.example.com`). Set, /llms.txt, the
    * OpenAPI servers entry and the /mcp own origin use it and never the Host header.
    */

@@ -1,6 +1,5 @@
-import type { Client } from '@opensearch-project/opensearch';
 import type { DeliveredRecords } from '../domain/delivered-records';
-import { liveHasRecordNumbers } from './index-definition';
+import type { LiveMapping } from './live-mapping';
 import type { FilterClause, FilterQuery } from './query-shapes';
 
 // unseen_only and new_count (contract §10.3, §11.1): the matching records minus those already
@@ -45,35 +44,18 @@ export function excludingIds(query: FilterQuery, ids: readonly string[]): Filter
 }
 
 /**
- * The clauses that leave the delivered records out of a search of `alias`: by number when every
- * index behind the alias has record numbers, else by id. Whether it has them is asked once per
- * index generation (search/generation.ts: a reindex's alias swap starts a new one); with no
- * generation known (not listening), on every call. An index swapped in by a reindex is one of
- * this code's mapping or newer, so an answer kept until the generation moves errs only towards
- * ids, which stay exact.
+ * The clauses that leave the delivered records out of a search: by number when every index behind
+ * the alias has record numbers, else by id (search/live-mapping.ts asks the mapping once per index
+ * generation).
  */
 export class DeliveredExclusion {
-  private known: { generation: string; numbered: boolean } | null = null;
-
-  constructor(
-    private readonly client: Client,
-    private readonly alias: string,
-    private readonly generation: () => string | null = () => null,
-  ) {}
+  constructor(private readonly mapping: LiveMapping) {}
 
   async clauses(delivered: DeliveredRecords | undefined): Promise<FilterClause[]> {
     if (!delivered || delivered.count === 0) return [];
-    if (delivered.bitmap !== null && (await this.numbered())) {
+    if (delivered.bitmap !== null && (await this.mapping.features()).recordNumbers) {
       return [recordNumbersClause(delivered.bitmap)];
     }
     return idChunks(await delivered.ids());
-  }
-
-  private async numbered(): Promise<boolean> {
-    const generation = this.generation();
-    if (generation !== null && this.known?.generation === generation) return this.known.numbered;
-    const numbered = await liveHasRecordNumbers(this.client, this.alias);
-    if (generation !== null) this.known = { generation, numbered };
-    return numbered;
   }
 }

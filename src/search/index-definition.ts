@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
+import { liveFeatures } from './live-mapping';
 import { repositorySynonyms } from './synonyms';
 
 // The definition of a new index version: index-mappings/opportunities.json with the keyword
@@ -43,19 +44,9 @@ export async function liveMappingVersion(client: Client, alias: string): Promise
   return typeof meta?.mapping_version === 'number' ? meta.mapping_version : 1;
 }
 
-/**
- * Whether every index behind the alias has the record number field (mapping 5): only then may
- * new_count and unseen_only leave records out by number (search/exclusions.ts). Asked of the
- * mapping, not its version, so the answer holds whatever version numbers later changes take.
- */
+/** Whether every index behind the alias has the record number field (mapping 5). */
 export async function liveHasRecordNumbers(client: Client, alias: string): Promise<boolean> {
-  const res = await client.indices.getMapping({ index: alias });
-  const indices = Object.values(
-    res.body as Record<string, { mappings?: { properties?: Record<string, unknown> } }>,
-  );
-  return (
-    indices.length > 0 && indices.every((i) => i.mappings?.properties?.record_num !== undefined)
-  );
+  return (await liveFeatures(client, alias)).recordNumbers;
 }
 
 /** What each mapping version added: what an index of an older version lacks. */
@@ -64,6 +55,7 @@ const ADDED_IN: Record<number, string> = {
   3: 'rate statistics (stats=rate finds nothing)',
   4: 'stored record texts (list pages)',
   5: 'record numbers (new_count and unseen_only use the slower filter by id)',
+  6: "digests as doc values (every list page reads its records' texts from the engine)",
 };
 
 /**

@@ -8,6 +8,8 @@ import type { Taxonomy } from '../domain/taxonomy';
 import { searchCall } from './client';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredExclusion, excluding } from './exclusions';
+import { LiveMapping } from './live-mapping';
+import type { RecordTexts } from './record-texts';
 import { facetCounts, type Aggregations } from './facet-counts';
 import { aggregationBody, type Json } from './facets';
 import { bucketLimitError, dashboardAggs, readHistogram, readRateStats } from './dashboard-aggs';
@@ -23,16 +25,27 @@ import {
   buildCountBody,
   buildFilterQuery,
   buildListSearchBody,
+  digestsOnly,
+  PAGE_SOURCE,
+  type ListSearchBody,
   type SearchAfter,
 } from './query-builder';
 import type { ResultCache } from './result-cache';
 import type { PageHit, SearchCache } from './search-cache';
 
 const PAGE_FILTER_PATH = ['hits.hits._source', 'hits.hits.sort'];
+const DIGESTS_FILTER_PATH = ['hits.hits._index', 'hits.hits.fields', 'hits.hits.sort'];
 
 /** A list hit as the engine sends it (query-builder.ts PAGE_SOURCE). */
 export interface RawHit {
   _source?: { id?: string; record_json?: string; record_digest?: string; record?: Opportunity };
+  sort?: unknown[];
+}
+
+/** A list hit of a digests-only search (query-builder.ts digestsOnly). */
+interface DigestHit {
+  _index: string;
+  fields?: { record_digest?: unknown[] };
   sort?: unknown[];
 }
 
@@ -67,15 +80,19 @@ export class OpenSearchIndex implements OpportunityIndex {
     Map<string, { body: Json; key: string }>
   >();
 
+  /** What the live index can do, asked once per index generation. */
+  private readonly mapping: LiveMapping;
+
   constructor(
     private readonly client: Client,
     private readonly alias: string,
     private readonly taxonomy: Taxonomy,
     private readonly cache?: SearchCache,
   ) {
-    this.delivered = new DeliveredExclusion(client, alias, () =>
+    this.mapping = new LiveMapping(client, alias, () =>
       cache?.client === client ? cache.generation.current() : null,
     );
+    this.delivered = new DeliveredExclusion(this.mapping);
   }
 
   /**
@@ -93,24 +110,17 @@ export class OpenSearchIndex implements OpportunityIndex {
     let loaded = false;
     const load = async (): Promise<PageHit> => {
       loaded = true;
-      // filter_path: only the hits' _source (the record's id, text and digest) and sort values
-      // cross the wire and get parsed (transport overhead); no hits give `{}`.
-      const res = await searchCall(() =>
-        this.client.search({
-          index: this.alias,
-          body: body as never,
-          filter_path: PAGE_FILTER_PATH,
-          ...relevancePreference(query.filter),
-        }),
-      );
-      const hits = (res.body as { hits?: { hits?: RawHit[] } }).hits?.hits ?? [];
+      const texts = this.cache?.client === this.client ? this.cache.texts : undefined;
+      const hits =
+        texts && (await searchCall(() => this.mapping.features())).digestValues
+          ? await this.hitsByDigest(body, query.filter, texts)
+          : await this.hitsWithTexts(body, query.filter);
       const records: Opportunity[] = [];
       const positions: SearchAfter[] = [];
       for (const hit of hits.slice(0, query.limit)) {
-        const record = servedRecord(hit._source);
-        if (!record) continue;
-        records.push(record);
-        positions.push(position(hit.sort ?? []));
+        if (!hit.record) continue;
+        records.push(hit.record);
+        positions.push(position(hit.sort));
       }
       return { records, positions, hits: hits.length };
     };
@@ -123,6 +133,71 @@ export class OpenSearchIndex implements OpportunityIndex {
       hasMore: page.hits > query.limit,
       fromCache: !loaded,
     };
+  }
+
+  /** The page's hits with each record's text and digest read from the engine's stored source. */
+  private async hitsWithTexts(body: ListSearchBody, filter: Filter): Promise<PageRecordHit[]> {
+    // filter_path: only the hits' _source (the record's id, text and digest) and sort values
+    // cross the wire and get parsed (transport overhead); no hits give `{}`.
+    const res = await searchCall(() =>
+      this.client.search({
+        index: this.alias,
+        body: body as never,
+        filter_path: PAGE_FILTER_PATH,
+        ...relevancePreference(filter),
+      }),
+    );
+    const hits = (res.body as { hits?: { hits?: RawHit[] } }).hits?.hits ?? [];
+    return hits.map((hit) => ({ record: servedRecord(hit._source), sort: hit.sort ?? [] }));
+  }
+
+  /**
+   * The page's hits from their positions and digests (doc values, mapping 6): the engine reads no
+   * stored document, and the texts come from the process's record texts where the digest matches,
+   * and from one multi-get of the rest, from the index each hit came from, as of the same refresh
+   * (realtime off). A hit whose record is gone by then is no record, as a hit without a text is.
+   */
+  private async hitsByDigest(
+    body: ListSearchBody,
+    filter: Filter,
+    texts: RecordTexts,
+  ): Promise<PageRecordHit[]> {
+    const res = await searchCall(() =>
+      this.client.search({
+        index: this.alias,
+        body: digestsOnly(body) as never,
+        filter_path: DIGESTS_FILTER_PATH,
+        ...relevancePreference(filter),
+      }),
+    );
+    const hits = (res.body as { hits?: { hits?: DigestHit[] } }).hits?.hits ?? [];
+    const page = hits.map((hit) => {
+      const sort = hit.sort ?? [];
+      // The id is the last sort value of both orders (query-builder.ts LIST_SORT, RELEVANCE_SORT).
+      const id = String(sort[sort.length - 1]);
+      const digest = hit.fields?.record_digest?.[0];
+      const record = typeof digest === 'string' ? texts.get(id, digest) : undefined;
+      return { id, index: hit._index, record, sort };
+    });
+    // The extra hit (past the page) is only counted: its text is not read.
+    const missing = page.slice(0, body.size - 1).filter((hit) => hit.record === undefined);
+    if (missing.length === 0) return page;
+    const got = await searchCall(() =>
+      this.client.mget({
+        body: { docs: missing.map((hit) => ({ _index: hit.index, _id: hit.id })) },
+        _source: [...PAGE_SOURCE],
+        realtime: false,
+      }),
+    );
+    const docs = (got.body as { docs?: Array<{ _id?: string } & RawHit> }).docs ?? [];
+    const fetched = new Map<string, Opportunity>();
+    for (const doc of docs) {
+      const record = servedRecord(doc._source);
+      if (record === undefined || doc._id === undefined) continue;
+      fetched.set(doc._id, record);
+      texts.remember(record);
+    }
+    return page.map((hit) => (hit.record ? hit : { ...hit, record: fetched.get(hit.id) }));
   }
 
   count(filter: Filter): Promise<number> {
@@ -236,6 +311,12 @@ export class OpenSearchIndex implements OpportunityIndex {
     const cache = this.cache[kind] as ResultCache<CachedValue<K>>;
     return cache.get(key ?? JSON.stringify(body), load);
   }
+}
+
+/** A page's hit: its record (none when its text could not be had) and its sort values. */
+interface PageRecordHit {
+  record: Opportunity | undefined;
+  sort: readonly unknown[];
 }
 
 /** A hit's sort values as a keyset position: [freshness, id] or [score, freshness, id]. */

@@ -185,6 +185,22 @@ export function buildListSearchBody(
   };
 }
 
+/**
+ * The same search answering with each hit's sort values and record digest only (doc values,
+ * mapping 6): stored fields off, so the engine reads no stored document at all (not even _id: the
+ * id is the last sort value). The page's texts then come from the caller's record texts
+ * (search/record-texts.ts) or a multi-get.
+ */
+export function digestsOnly(body: ListSearchBody): DigestsSearchBody {
+  const { _source: _texts, ...rest } = body;
+  return { ...rest, stored_fields: ['_none_'], docvalue_fields: ['record_digest'] };
+}
+
+export type DigestsSearchBody = Omit<ListSearchBody, '_source'> & {
+  stored_fields: ['_none_'];
+  docvalue_fields: ['record_digest'];
+};
+
 /** Body of a _count request (contract §5.4). */
 export function buildCountBody(
   filter: Filter,

@@ -4,6 +4,7 @@ import { IndexGeneration } from './generation';
 import type { Opportunity } from '../domain/record';
 import type { AggregateResult } from './opportunity-index';
 import type { SearchAfter } from './query-builder';
+import { RecordTexts } from './record-texts';
 import { ResultCache } from './result-cache';
 
 /**
@@ -26,15 +27,24 @@ export interface SearchCache {
   pages: ResultCache<PageHit>;
   /** Histograms and rate statistics (contract §10.4, §10.5), as read: a few hundred numbers each. */
   aggregates: ResultCache<AggregateResult>;
+  /** The records' texts by id and digest (record-texts.ts); absent when RECORD_CACHE_MB is 0. */
+  texts?: RecordTexts;
 }
 
 // Bounds: a count is a number (10,000 entries are well under a megabyte); a page of 26 hits with
 // their records is tens of kilobytes, so 500 pages keep the process well within its memory budget.
 const MAX_AGE_MS = 60_000;
 
-export function createSearchCache(client: Client, pool: Pool, alias: string): SearchCache {
+export function createSearchCache(
+  client: Client,
+  pool: Pool,
+  alias: string,
+  recordCacheMb = 0,
+): SearchCache {
   const generation = new IndexGeneration(pool, alias);
   return {
+    // Not keyed by generation: a text is served only under its own digest (record-texts.ts).
+    ...(recordCacheMb > 0 ? { texts: new RecordTexts(recordCacheMb * 1024 * 1024) } : {}),
     client,
     generation,
     counts: new ResultCache<number>(generation, { maxEntries: 10_000, maxAgeMs: MAX_AGE_MS }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
-import { aliasOnIndexWithoutRecordNumbers } from '../support/legacy-index';
+import { aliasOnOlderIndex } from '../support/legacy-index';
 import { expectError, get, newReader } from '../support/read-http';
 
 // contract §20.5.2: a search-engine 400 that the caller's input did not cause (here: the delivered
@@ -15,7 +15,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   const records = [makeRecord(), makeRecord(), makeRecord(), makeRecord()];
   await storeAndIndex(ctx.deps, records);
-  await aliasOnIndexWithoutRecordNumbers(ctx.deps, records);
+  await aliasOnOlderIndex(ctx.deps, records, 4);
 });
 afterAll(() => ctx.close());
 

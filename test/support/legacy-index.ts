@@ -62,18 +62,23 @@ export async function indexLegacyDocuments(
 }
 
 /**
- * Puts the alias on an index of the mapping before record numbers holding
- * `records` as code of that mapping indexed them, and tells the processes the index changed (as
- * the reindex that swapped it in would).
+ * Puts the alias on an index of an older mapping holding `records` as code of that mapping
+ * indexed them, and tells the processes the index changed (as the reindex that swapped it in
+ * would). Mapping 4 has no record numbers; neither 4 nor 5 keeps digests as doc values.
  */
-export async function aliasOnIndexWithoutRecordNumbers(
+export async function aliasOnOlderIndex(
   deps: AppDeps,
   records: readonly Opportunity[],
+  version: 4 | 5,
 ): Promise<string> {
-  const index = `${deps.alias}__without_numbers`;
+  const index = `${deps.alias}__mapping_${version}`;
   const { mappings, settings } = indexDefinition();
-  const version = mappings._meta.mapping_version - 1;
-  const { record_num: _num, ...properties } = mappings.properties as Record<string, unknown>;
+  const { record_num: numbers, ...rest } = mappings.properties as Record<string, unknown>;
+  const properties = {
+    ...rest,
+    ...(version >= 5 ? { record_num: numbers } : {}),
+    record_digest: { type: 'keyword', index: false, doc_values: false },
+  };
   await deps.search.indices.create({
     index,
     body: { settings, mappings: { ...mappings, _meta: { mapping_version: version }, properties } },
