@@ -3,13 +3,13 @@ import type { Client } from '@opensearch-project/opensearch';
 import type { FacetDimension } from '../domain/facets';
 import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
-import { storedRecord } from '../domain/record-text';
+import { recordText, storedRecord } from '../domain/record-text';
 import type { Taxonomy } from '../domain/taxonomy';
 import { searchCall } from './client';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredExclusion, excluding } from './exclusions';
 import { LiveMapping } from './live-mapping';
-import type { RecordTexts } from './record-texts';
+import type { PageKind, RecordTexts } from './record-texts';
 import { facetCounts, type Aggregations } from './facet-counts';
 import { aggregationBody, type Json } from './facets';
 import { bucketLimitError, dashboardAggs, readHistogram, readRateStats } from './dashboard-aggs';
@@ -110,11 +110,11 @@ export class OpenSearchIndex implements OpportunityIndex {
     let loaded = false;
     const load = async (): Promise<PageHit> => {
       loaded = true;
-      const texts = this.cache?.client === this.client ? this.cache.texts : undefined;
-      const hits =
-        texts && (await searchCall(() => this.mapping.features())).digestValues
-          ? await this.hitsByDigest(body, query.filter, texts)
-          : await this.hitsWithTexts(body, query.filter);
+      const texts = await this.recordTexts();
+      const kind: PageKind = query.searchAfter ? 'next' : 'first';
+      const hits = texts?.likelyHeld(kind)
+        ? await this.hitsByDigest(body, query.filter, texts, kind)
+        : await this.hitsWithTexts(body, query.filter, texts && { texts, kind });
       const records: Opportunity[] = [];
       const positions: SearchAfter[] = [];
       for (const hit of hits.slice(0, query.limit)) {
@@ -135,8 +135,22 @@ export class OpenSearchIndex implements OpportunityIndex {
     };
   }
 
-  /** The page's hits with each record's text and digest read from the engine's stored source. */
-  private async hitsWithTexts(body: ListSearchBody, filter: Filter): Promise<PageRecordHit[]> {
+  /** The record texts of this process, when the live index keeps digests as doc values. */
+  private async recordTexts(): Promise<RecordTexts | undefined> {
+    const texts = this.cache?.client === this.client ? this.cache.texts : undefined;
+    if (!texts) return undefined;
+    return (await searchCall(() => this.mapping.features())).digestValues ? texts : undefined;
+  }
+
+  /**
+   * The page's hits with each record's text and digest read from the engine's stored source; with
+   * `keep`, the texts are kept, and how many were held already is learnt (record-texts.ts).
+   */
+  private async hitsWithTexts(
+    body: ListSearchBody,
+    filter: Filter,
+    keep?: { texts: RecordTexts; kind: PageKind },
+  ): Promise<PageRecordHit[]> {
     // filter_path: only the hits' _source (the record's id, text and digest) and sort values
     // cross the wire and get parsed (transport overhead); no hits give `{}`.
     const res = await searchCall(() =>
@@ -148,7 +162,14 @@ export class OpenSearchIndex implements OpportunityIndex {
       }),
     );
     const hits = (res.body as { hits?: { hits?: RawHit[] } }).hits?.hits ?? [];
-    return hits.map((hit) => ({ record: servedRecord(hit._source), sort: hit.sort ?? [] }));
+    const page = hits.map((hit) => ({ record: servedRecord(hit._source), sort: hit.sort ?? [] }));
+    if (keep) {
+      const records = page.slice(0, body.size - 1).flatMap((hit) => hit.record ?? []);
+      const held = records.filter((r) => keep.texts.has(r.id, recordText(r).digest)).length;
+      keep.texts.observe(keep.kind, held, records.length);
+      for (const record of records) keep.texts.remember(record);
+    }
+    return page;
   }
 
   /**
@@ -161,6 +182,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     body: ListSearchBody,
     filter: Filter,
     texts: RecordTexts,
+    kind: PageKind,
   ): Promise<PageRecordHit[]> {
     const res = await searchCall(() =>
       this.client.search({
@@ -180,7 +202,9 @@ export class OpenSearchIndex implements OpportunityIndex {
       return { id, index: hit._index, record, sort };
     });
     // The extra hit (past the page) is only counted: its text is not read.
-    const missing = page.slice(0, body.size - 1).filter((hit) => hit.record === undefined);
+    const served = page.slice(0, body.size - 1);
+    const missing = served.filter((hit) => hit.record === undefined);
+    texts.observe(kind, served.length - missing.length, served.length);
     if (missing.length === 0) return page;
     const got = await searchCall(() =>
       this.client.mget({

@@ -34,12 +34,22 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** The paths of the engine requests made while `run` runs (the app shares the test's client). */
-async function engineRequests(run: () => Promise<void>): Promise<string[]> {
-  const paths: string[] = [];
-  const seen = (_err: unknown, result: { meta?: { request?: { params?: { path?: string } } } }) => {
-    const path = result?.meta?.request?.params?.path;
-    if (path) paths.push(path);
+type Seen = { meta?: { request?: { params?: { path?: string; body?: unknown } } } };
+
+/**
+ * The page's reads of the engine while `run` runs (the app shares the test's client): 'digests'
+ * (a search for digests only), 'texts' (a search with the stored texts) and 'mget'; a first
+ * question to the mapping per index generation aside.
+ */
+async function engineReads(run: () => Promise<void>): Promise<string[]> {
+  const reads: string[] = [];
+  const seen = (_err: unknown, result: Seen) => {
+    const { path = '', body } = result?.meta?.request?.params ?? {};
+    const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+    if (path.endsWith('/_mget')) reads.push('mget');
+    else if (path.endsWith('/_search')) {
+      reads.push(text.includes('"stored_fields":["_none_"]') ? 'digests' : 'texts');
+    }
   };
   ctx.deps.search.on('response', seen);
   try {
@@ -47,7 +57,7 @@ async function engineRequests(run: () => Promise<void>): Promise<string[]> {
   } finally {
     ctx.deps.search.off('response', seen);
   }
-  return paths;
+  return reads;
 }
 
 async function listText(query: string): Promise<string> {
@@ -66,12 +76,6 @@ async function storedTexts(ids: readonly string[]): Promise<string> {
   return ids.map((id) => byId.get(id)).join(',');
 }
 
-/** The page's reads of the engine (a first question to the mapping per generation aside). */
-const kinds = (paths: string[]) =>
-  paths.flatMap((p) =>
-    p.endsWith('/_mget') ? ['mget'] : p.endsWith('/_search') ? ['search'] : [],
-  );
-
 it('reads digests only, then the texts it does not hold, once', async () => {
   expect(await liveFeatures(ctx.deps.search, ctx.deps.alias)).toEqual({
     recordNumbers: true,
@@ -79,29 +83,27 @@ it('reads digests only, then the texts it does not hold, once', async () => {
   });
   let first = '';
   // A filter no cache has seen, whose records no page has served yet: one multi-get.
-  expect(
-    kinds(await engineRequests(async () => void (first = await listText('limit=3&country=US')))),
-  ).toEqual(['search', 'mget']);
+  const firstReads = await engineReads(async () => {
+    first = await listText('limit=3&country=US');
+  });
+  expect(firstReads).toEqual(['digests', 'mget']);
   const us = listed.filter((r) => r.location.country === 'US');
   expect(first).toContain(`{"data":[${await storedTexts(us.slice(0, 3).map((r) => r.id))}],`);
 
   // Another filter (not in the page cache) over the same records: no multi-get at all.
   let again = '';
-  expect(
-    kinds(
-      await engineRequests(
-        async () => void (again = await listText('limit=3&country=US&remote=false')),
-      ),
-    ),
-  ).toEqual(['search']);
+  const againReads = await engineReads(async () => {
+    again = await listText('limit=3&country=US&remote=false');
+  });
+  expect(againReads).toEqual(['digests']);
   expect(again).toContain(`{"data":[${await storedTexts(us.slice(0, 3).map((r) => r.id))}],`);
 
   // A page of kept and new records reads only the new ones.
   let all = '';
-  expect(kinds(await engineRequests(async () => void (all = await listText('limit=8'))))).toEqual([
-    'search',
-    'mget',
-  ]);
+  const allReads = await engineReads(async () => {
+    all = await listText('limit=8');
+  });
+  expect(allReads).toEqual(['digests', 'mget']);
   expect(all).toContain(`{"data":[${await storedTexts(listed.map((r) => r.id))}],`);
 });
 
@@ -110,22 +112,65 @@ it('serves a record changed since its text was kept as the index now holds it', 
   await listText('limit=2'); // the text is kept
   await storeAndIndex(ctx.deps, [{ ...newest, title: 'Renamed "senior" role \ud83d\ude80' }]);
   let text = '';
-  expect(kinds(await engineRequests(async () => void (text = await listText('limit=2'))))).toEqual([
-    'search',
-    'mget',
-  ]);
+  const reads = await engineReads(async () => {
+    text = await listText('limit=2');
+  });
+  expect(reads).toEqual(['digests', 'mget']);
   expect(text).toContain('Renamed \\"senior\\" role');
   expect(text).toContain(`{"data":[${await storedTexts(listed.slice(0, 2).map((r) => r.id))}],`);
+});
+
+it('pages that follow cursors into texts nobody read go with their texts, and learn back', async () => {
+  // 30 older records no page has served: a walk through them by cursor misses every text.
+  const older = Array.from({ length: 30 }, (_, i) =>
+    makeRecord({ published_at: `2026-09-${String(i + 1).padStart(2, '0')}T00:00:00Z` }),
+  );
+  await storeAndIndex(ctx.deps, older);
+  const walk = async (query: string) => {
+    const ways: string[][] = [];
+    const ids: string[] = [];
+    let path = `/v1/opportunities?${query}`;
+    for (;;) {
+      let body: { data: Opportunity[]; pagination: { next_cursor: string | null } } | undefined;
+      const reads = await engineReads(async () => {
+        const res = await get(ctx.baseUrl, path, { key: reader.key });
+        expect(res.status).toBe(200);
+        body = res.body as typeof body;
+      });
+      ways.push(reads);
+      ids.push(...(body?.data ?? []).map((r) => r.id));
+      const next = body?.pagination.next_cursor;
+      if (!next) return { ways, ids };
+      path = `/v1/opportunities?${query}&cursor=${encodeURIComponent(next)}`;
+    }
+  };
+  const expectedIds = [...older].reverse().map((r) => r.id);
+  const first = await walk('limit=1&published_before=2026-09-30T23:59:59Z');
+  expect(first.ids).toEqual(expectedIds);
+  // By digest (a multi-get each) until the misses tell, then in one search with the texts.
+  expect(first.ways.slice(1, 4)).toEqual([
+    ['digests', 'mget'],
+    ['digests', 'mget'],
+    ['digests', 'mget'],
+  ]);
+  expect(first.ways.slice(-5)).toEqual(Array.from({ length: 5 }, () => ['texts']));
+  // The walk kept the texts it read: the same records again are held, so pages go by digest again.
+  const second = await walk('limit=1&published_before=2026-09-30T23:59:58Z');
+  expect(second.ids).toEqual(expectedIds);
+  expect(second.ways.slice(-5)).toEqual(Array.from({ length: 5 }, () => ['digests']));
+  const third = await walk('limit=1&published_before=2026-09-30T23:59:57Z');
+  expect(third.ids).toEqual(expectedIds);
+  expect(third.ways.slice(1)).toEqual(Array.from({ length: 29 }, () => ['digests']));
 });
 
 it('serves an index of older code (no digests as doc values) from its stored texts', async () => {
   await aliasOnOlderIndex(ctx.deps, records, 5);
   expect((await liveFeatures(ctx.deps.search, ctx.deps.alias)).digestValues).toBe(false);
   let text = '';
-  const paths = await engineRequests(
-    async () => void (text = await listText('limit=4&level=senior')),
-  );
-  expect(kinds(paths)).toEqual(['search']);
+  const reads = await engineReads(async () => {
+    text = await listText('limit=4&level=senior');
+  });
+  expect(reads).toEqual(['texts']);
   const senior = listed.filter((r) => r.level === 'senior').slice(0, 4);
   expect(senior.length).toBeGreaterThan(0);
   // The older index holds the fixture's records as first indexed (the rename is not in it).

@@ -1,0 +1,66 @@
+import { recordDigest, recordText, storedRecord } from '../../src/domain/record-text';
+import type { Opportunity } from '../../src/domain/record';
+import { RecordTexts } from '../../src/search/record-texts';
+
+// The process's record texts (search/record-texts.ts): a text is found only under its own digest,
+// the bound is on the texts' total length, and whether pages go by digest follows how many of
+// their records were held lately.
+
+const stored = (id: string, title: string) => {
+  const json = JSON.stringify({ id, title });
+  return storedRecord(id, json, recordDigest(json));
+};
+
+it('finds a text only under its digest', () => {
+  const texts = new RecordTexts(10_000);
+  const record = stored('a', 'Rust engineer');
+  texts.remember(record);
+  const { digest } = recordText(record);
+  expect(texts.get('a', digest)).toBe(record);
+  expect(texts.has('a', digest)).toBe(true);
+  // The index holds another text for the record now: not this one.
+  const changed = recordText(stored('a', 'Go engineer')).digest;
+  expect(texts.get('a', changed)).toBeUndefined();
+  expect(texts.has('a', changed)).toBe(false);
+  expect(texts.get('b', digest)).toBeUndefined();
+});
+
+it('keeps at most its bound of text, the least recently used going first', () => {
+  const one = recordText(stored('a', 'x')).json.length;
+  const texts = new RecordTexts(one * 2);
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => stored(id, 'x')) as [
+    Opportunity,
+    Opportunity,
+    Opportunity,
+  ];
+  const digest = (r: Opportunity) => recordText(r).digest;
+  texts.remember(a);
+  texts.remember(b);
+  expect(texts.get('a', digest(a))).toBe(a); // a is now the most recently used
+  texts.remember(c);
+  expect(texts.size).toBe(2);
+  expect(texts.get('b', digest(b))).toBeUndefined();
+  expect(texts.get('a', digest(a))).toBe(a);
+  expect(texts.get('c', digest(c))).toBe(c);
+});
+
+it('stops going by digest for a kind of page that misses, and comes back when it hits', () => {
+  const texts = new RecordTexts(1000);
+  expect(texts.likelyHeld('first')).toBe(true);
+  expect(texts.likelyHeld('next')).toBe(true);
+  let pages = 0;
+  while (texts.likelyHeld('next')) {
+    texts.observe('next', 0, 25);
+    pages++;
+  }
+  // About the last 20 pages count: a run of misses turns it within a few dozen pages...
+  expect(pages).toBeGreaterThan(5);
+  expect(pages).toBeLessThan(30);
+  // ...and the other kind is not affected.
+  expect(texts.likelyHeld('first')).toBe(true);
+  // An empty page teaches nothing.
+  texts.observe('next', 0, 0);
+  expect(texts.likelyHeld('next')).toBe(false);
+  while (!texts.likelyHeld('next')) texts.observe('next', 25, 25);
+  expect(texts.likelyHeld('next')).toBe(true);
+});
