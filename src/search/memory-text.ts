@@ -18,9 +18,17 @@ const fold = (token: string) =>
     .replace(/\p{M}/gu, '')
     .replace(/[ßæœøđł]/g, (ch) => FOLDED[ch] ?? ch);
 
+/**
+ * The go_compounds character filter: "Go-Live" and "Go-to-Market" keep their "go" in one token
+ * (go_live, go_to market), so the language's synonym (golang, go) does not find them.
+ */
+const GO_COMPOUNDS = /\b(go)-(?=(?:live|to-market)\b)/gi;
+
 /** Tokens before stemming: what the synonym rules are matched against. */
 function preTokens(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => fold(m[0].replace(/['’][sS]$/, '').toLowerCase()));
+  return [...text.replace(GO_COMPOUNDS, '$1_').matchAll(TOKEN)].map((m) =>
+    fold(m[0].replace(/['’][sS]$/, '').toLowerCase()),
+  );
 }
 
 /** Plural stripping (Lucene's English minimal stemmer). */

@@ -37,6 +37,8 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'TS Architect' },
   { title: "Contractor's Handbook Writer" },
   { title: 'Rust Engineer', employer: 'Ferrous Systems' },
+  { title: 'SAP Go-Live Support Consultant' },
+  { title: 'Go-to-Market Lead' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
@@ -89,6 +91,13 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
     ['Senior Golang Developer', 'Go Developers for a payments team'],
   ],
   ['synonym go → golang', 'go', ['Senior Golang Developer', 'Go Developers for a payments team']],
+  // "Go-Live" is not the language: the go_compounds character filter keeps it one token.
+  ['go-live as written', 'go-live', ['SAP Go-Live Support Consultant']],
+  ['go-live as words', 'go live', ['SAP Go-Live Support Consultant']],
+  ['go-live as a phrase', '"go live"', ['SAP Go-Live Support Consultant']],
+  ['go-to-market as written', 'Go-To-Market', ['Go-to-Market Lead']],
+  ['go-to-market as words', 'go to market', ['Go-to-Market Lead']],
+  ['a word of go-to-market', 'market', ['Go-to-Market Lead']],
   [
     'synonym k8s → kubernetes (title and specialization)',
     'k8s',
