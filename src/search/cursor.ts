@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { CompactSign, compactVerify } from 'jose';
 import type { CompactJWSHeaderParameters } from 'jose';
 import { malformedCursor } from '../domain/errors';
@@ -69,13 +70,14 @@ export interface CursorBinding {
 }
 
 export class CursorCodec {
-  private readonly signing: { kid: string; key: Uint8Array };
-  private readonly verifying: ReadonlyMap<string, Uint8Array>;
+  // Key objects made once: given bytes, jose makes one per signature and per verification.
+  private readonly signing: { kid: string; key: KeyObject };
+  private readonly verifying: ReadonlyMap<string, KeyObject>;
 
   constructor(keys: readonly CursorKey[]) {
     const [first] = keys;
     if (!first) throw new Error('CURSOR_SIGNING_KEYS: at least one key is required');
-    const map = new Map<string, Uint8Array>();
+    const map = new Map<string, KeyObject>();
     for (const { kid, secret } of keys) {
       if (secret.length < MIN_SECRET_LENGTH) {
         throw new Error(
@@ -83,10 +85,10 @@ export class CursorCodec {
         );
       }
       if (map.has(kid)) throw new Error(`cursor key ${kid}: duplicate kid`);
-      map.set(kid, encoder.encode(secret)); // the secret's UTF-8 bytes (contract §8.2)
+      map.set(kid, createSecretKey(encoder.encode(secret))); // its UTF-8 bytes (contract §8.2)
     }
     this.verifying = map;
-    this.signing = { kid: first.kid, key: encoder.encode(first.secret) };
+    this.signing = { kid: first.kid, key: map.get(first.kid) as KeyObject };
   }
 
   async encode(input: CursorBinding & { position: SearchAfter }): Promise<string> {
@@ -106,7 +108,7 @@ export class CursorCodec {
     if (token.length > MAX_TOKEN_LENGTH) throw malformedCursor();
     let payload: unknown;
     try {
-      const keyFor = (header: CompactJWSHeaderParameters): Uint8Array => {
+      const keyFor = (header: CompactJWSHeaderParameters): KeyObject => {
         const key = header.kid === undefined ? undefined : this.verifying.get(header.kid);
         if (!key) throw new Error('unknown kid');
         return key;
