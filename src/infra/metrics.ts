@@ -71,6 +71,19 @@ const limiterFallbackDecisions = new Counter({
   registers: [registry],
 });
 
+const recordTexts = new Counter({
+  name: 'record_texts_total',
+  help: "List pages' records by where their text came from: memory (kept, by digest) or engine.",
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
+const recordTextsHeld = new Gauge({
+  name: 'record_texts_held_characters',
+  help: 'Characters of record text kept in memory for list pages (bounded by RECORD_CACHE_MB).',
+  registers: [registry],
+});
+
 /** Where an ApiError came from, when an upstream failed (contract §20.3). */
 const UPSTREAM_OF: Partial<Record<ApiError['code'], Upstream>> = {
   search_unavailable: 'opensearch',
@@ -107,6 +120,13 @@ export const metrics = {
 
   upstreamError(upstream: Upstream, cause: unknown): void {
     upstreamErrors.inc({ upstream, kind: isTimeout(cause) ? 'timeout' : 'error' });
+  },
+
+  /** A list page read from the engine: its records' texts from memory and from the engine. */
+  recordTexts(fromMemory: number, fromEngine: number, heldCharacters: number): void {
+    if (fromMemory > 0) recordTexts.inc({ source: 'memory' }, fromMemory);
+    if (fromEngine > 0) recordTexts.inc({ source: 'engine' }, fromEngine);
+    recordTextsHeld.set(heldCharacters);
   },
 
   /** Called on each rate-limit call when Redis is configured: did Redis answer it? */

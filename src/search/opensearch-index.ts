@@ -5,6 +5,7 @@ import type { Filter } from '../domain/filters';
 import type { Opportunity } from '../domain/record';
 import { recordText, storedRecord } from '../domain/record-text';
 import type { Taxonomy } from '../domain/taxonomy';
+import { metrics } from '../infra/metrics';
 import { searchCall } from './client';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredExclusion, excluding } from './exclusions';
@@ -168,6 +169,7 @@ export class OpenSearchIndex implements OpportunityIndex {
       const held = records.filter((r) => keep.texts.has(r.id, recordText(r).digest)).length;
       keep.texts.observe(keep.kind, held, records.length);
       for (const record of records) keep.texts.remember(record);
+      metrics.recordTexts(0, records.length, keep.texts.characters);
     }
     return page;
   }
@@ -205,7 +207,10 @@ export class OpenSearchIndex implements OpportunityIndex {
     const served = page.slice(0, body.size - 1);
     const missing = served.filter((hit) => hit.record === undefined);
     texts.observe(kind, served.length - missing.length, served.length);
-    if (missing.length === 0) return page;
+    if (missing.length === 0) {
+      metrics.recordTexts(served.length, 0, texts.characters);
+      return page;
+    }
     const got = await searchCall(() =>
       this.client.mget({
         body: { docs: missing.map((hit) => ({ _index: hit.index, _id: hit.id })) },
@@ -221,6 +226,7 @@ export class OpenSearchIndex implements OpportunityIndex {
       fetched.set(doc._id, record);
       texts.remember(record);
     }
+    metrics.recordTexts(served.length - missing.length, fetched.size, texts.characters);
     return page.map((hit) => (hit.record ? hit : { ...hit, record: fetched.get(hit.id) }));
   }
 

@@ -64,4 +64,9 @@ export class RecordTexts {
   get size(): number {
     return this.held.size;
   }
+
+  /** The characters of text held. */
+  get characters(): number {
+    return this.held.weight;
+  }
 }

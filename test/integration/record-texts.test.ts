@@ -14,6 +14,24 @@ import { get, newReader, type Reader } from '../support/read-http';
 let ctx: TestContext;
 let reader: Reader;
 
+/** The record-text figures of /metrics (src/infra/metrics.ts). */
+async function textMetrics(): Promise<{ memory: number; engine: number; held: number }> {
+  const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
+  const value = (prefix: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(prefix))
+        ?.split(' ')
+        .pop() ?? 0,
+    );
+  return {
+    memory: value('record_texts_total{source="memory"}'),
+    engine: value('record_texts_total{source="engine"}'),
+    held: value('record_texts_held_characters '),
+  };
+}
+
 const { location } = makeRecord();
 const records = Array.from({ length: 8 }, (_, i) =>
   makeRecord({
@@ -98,12 +116,17 @@ it('reads digests only, then the texts it does not hold, once', async () => {
   expect(againReads).toEqual(['digests']);
   expect(again).toContain(`{"data":[${await storedTexts(us.slice(0, 3).map((r) => r.id))}],`);
 
-  // A page of kept and new records reads only the new ones.
+  // A page of kept and new records reads only the new ones, and /metrics says where each came from.
+  const before = await textMetrics();
   let all = '';
   const allReads = await engineReads(async () => {
     all = await listText('limit=8');
   });
   expect(allReads).toEqual(['digests', 'mget']);
+  const after = await textMetrics();
+  expect(after.memory - before.memory).toBe(3);
+  expect(after.engine - before.engine).toBe(5);
+  expect(after.held).toBeGreaterThan(before.held);
   expect(all).toContain(`{"data":[${await storedTexts(listed.map((r) => r.id))}],`);
 });
 
