@@ -10,7 +10,7 @@ import { searchCall } from './client';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredExclusion, excluding } from './exclusions';
 import { LiveMapping } from './live-mapping';
-import type { PageKind, RecordTexts } from './record-texts';
+import type { RecordTexts } from './record-texts';
 import { facetCounts, type Aggregations } from './facet-counts';
 import { aggregationBody, type Json } from './facets';
 import { bucketLimitError, dashboardAggs, readHistogram, readRateStats } from './dashboard-aggs';
@@ -111,11 +111,11 @@ export class OpenSearchIndex implements OpportunityIndex {
     let loaded = false;
     const load = async (): Promise<PageHit> => {
       loaded = true;
-      const texts = await this.recordTexts();
-      const kind: PageKind = query.searchAfter ? 'next' : 'first';
-      const hits = texts?.likelyHeld(kind)
-        ? await this.hitsByDigest(body, query.filter, texts, kind)
-        : await this.hitsWithTexts(body, query.filter, texts && { texts, kind });
+      // First pages only (record-texts.ts): a page that follows a cursor reads its texts.
+      const texts = query.searchAfter ? undefined : await this.recordTexts();
+      const hits = texts?.likelyHeld()
+        ? await this.hitsByDigest(body, query.filter, texts)
+        : await this.hitsWithTexts(body, query.filter, texts);
       const records: Opportunity[] = [];
       const positions: SearchAfter[] = [];
       for (const hit of hits.slice(0, query.limit)) {
@@ -150,7 +150,7 @@ export class OpenSearchIndex implements OpportunityIndex {
   private async hitsWithTexts(
     body: ListSearchBody,
     filter: Filter,
-    keep?: { texts: RecordTexts; kind: PageKind },
+    keep?: RecordTexts,
   ): Promise<PageRecordHit[]> {
     // filter_path: only the hits' _source (the record's id, text and digest) and sort values
     // cross the wire and get parsed (transport overhead); no hits give `{}`.
@@ -166,10 +166,10 @@ export class OpenSearchIndex implements OpportunityIndex {
     const page = hits.map((hit) => ({ record: servedRecord(hit._source), sort: hit.sort ?? [] }));
     if (keep) {
       const records = page.slice(0, body.size - 1).flatMap((hit) => hit.record ?? []);
-      const held = records.filter((r) => keep.texts.has(r.id, recordText(r).digest)).length;
-      keep.texts.observe(keep.kind, held, records.length);
-      for (const record of records) keep.texts.remember(record);
-      metrics.recordTexts(0, records.length, keep.texts.characters);
+      const held = records.filter((r) => keep.has(r.id, recordText(r).digest)).length;
+      keep.observe(held, records.length);
+      for (const record of records) keep.remember(record);
+      metrics.recordTexts(0, records.length, keep.characters);
     }
     return page;
   }
@@ -184,7 +184,6 @@ export class OpenSearchIndex implements OpportunityIndex {
     body: ListSearchBody,
     filter: Filter,
     texts: RecordTexts,
-    kind: PageKind,
   ): Promise<PageRecordHit[]> {
     const res = await searchCall(() =>
       this.client.search({
@@ -206,7 +205,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     // The extra hit (past the page) is only counted: its text is not read.
     const served = page.slice(0, body.size - 1);
     const missing = served.filter((hit) => hit.record === undefined);
-    texts.observe(kind, served.length - missing.length, served.length);
+    texts.observe(served.length - missing.length, served.length);
     if (missing.length === 0) {
       metrics.recordTexts(served.length, 0, texts.characters);
       return page;

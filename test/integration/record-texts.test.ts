@@ -78,6 +78,27 @@ async function engineReads(run: () => Promise<void>): Promise<string[]> {
   return reads;
 }
 
+/** Every page of a list by cursor: the engine reads of each, and the ids in order. */
+async function walk(query: string): Promise<{ ways: string[][]; ids: string[] }> {
+  const ways: string[][] = [];
+  const ids: string[] = [];
+  let path = `/v1/opportunities?${query}`;
+  for (;;) {
+    let body: { data: Opportunity[]; pagination: { next_cursor: string | null } } | undefined;
+    ways.push(
+      await engineReads(async () => {
+        const res = await get(ctx.baseUrl, path, { key: reader.key });
+        expect(res.status).toBe(200);
+        body = res.body as typeof body;
+      }),
+    );
+    ids.push(...(body?.data ?? []).map((r) => r.id));
+    const next = body?.pagination.next_cursor;
+    if (!next) return { ways, ids };
+    path = `/v1/opportunities?${query}&cursor=${encodeURIComponent(next)}`;
+  }
+}
+
 async function listText(query: string): Promise<string> {
   const res = await get(ctx.baseUrl, `/v1/opportunities?${query}`, { key: reader.key });
   expect(res.status).toBe(200);
@@ -143,47 +164,50 @@ it('serves a record changed since its text was kept as the index now holds it', 
   expect(text).toContain(`{"data":[${await storedTexts(listed.slice(0, 2).map((r) => r.id))}],`);
 });
 
-it('pages that follow cursors into texts nobody read go with their texts, and learn back', async () => {
-  // 30 older records no page has served: a walk through them by cursor misses every text.
+it('pages that follow a cursor read their texts and keep none', async () => {
+  // 30 older records no page has served, walked by cursor twice.
   const older = Array.from({ length: 30 }, (_, i) =>
     makeRecord({ published_at: `2026-09-${String(i + 1).padStart(2, '0')}T00:00:00Z` }),
   );
   await storeAndIndex(ctx.deps, older);
-  const walk = async (query: string) => {
-    const ways: string[][] = [];
-    const ids: string[] = [];
-    let path = `/v1/opportunities?${query}`;
-    for (;;) {
-      let body: { data: Opportunity[]; pagination: { next_cursor: string | null } } | undefined;
-      const reads = await engineReads(async () => {
-        const res = await get(ctx.baseUrl, path, { key: reader.key });
-        expect(res.status).toBe(200);
-        body = res.body as typeof body;
-      });
-      ways.push(reads);
-      ids.push(...(body?.data ?? []).map((r) => r.id));
-      const next = body?.pagination.next_cursor;
-      if (!next) return { ways, ids };
-      path = `/v1/opportunities?${query}&cursor=${encodeURIComponent(next)}`;
-    }
-  };
   const expectedIds = [...older].reverse().map((r) => r.id);
-  const first = await walk('limit=1&published_before=2026-09-30T23:59:59Z');
-  expect(first.ids).toEqual(expectedIds);
-  // By digest (a multi-get each) until the misses tell, then in one search with the texts.
-  expect(first.ways.slice(1, 4)).toEqual([
-    ['digests', 'mget'],
-    ['digests', 'mget'],
-    ['digests', 'mget'],
-  ]);
-  expect(first.ways.slice(-5)).toEqual(Array.from({ length: 5 }, () => ['texts']));
-  // The walk kept the texts it read: the same records again are held, so pages go by digest again.
-  const second = await walk('limit=1&published_before=2026-09-30T23:59:58Z');
-  expect(second.ids).toEqual(expectedIds);
-  expect(second.ways.slice(-5)).toEqual(Array.from({ length: 5 }, () => ['digests']));
-  const third = await walk('limit=1&published_before=2026-09-30T23:59:57Z');
-  expect(third.ids).toEqual(expectedIds);
-  expect(third.ways.slice(1)).toEqual(Array.from({ length: 29 }, () => ['digests']));
+  for (const second of ['59', '58']) {
+    const { ways, ids } = await walk(`limit=3&published_before=2026-09-30T23:59:${second}Z`);
+    expect(ids).toEqual(expectedIds);
+    // The first page by digest (its three texts read once: the second walk holds them)...
+    expect(ways[0]).toEqual(second === '59' ? ['digests', 'mget'] : ['digests']);
+    // ...every page after it with its texts, kept by nobody: the second walk reads them again.
+    expect(ways.slice(1)).toEqual(Array.from({ length: 9 }, () => ['texts']));
+  }
+});
+
+it('first pages whose records nobody read go with their texts, and learn back', async () => {
+  // 24 records a day apart in August, each the first record of its own filter (published before
+  // its day's end): a run of first pages that hold nothing.
+  const august = Array.from({ length: 24 }, (_, i) =>
+    makeRecord({ published_at: `2026-08-${String(i + 1).padStart(2, '0')}T00:00:00Z` }),
+  );
+  await storeAndIndex(ctx.deps, august);
+  const firstPages = async (second: string) => {
+    const ways: string[][] = [];
+    for (const record of august) {
+      const day = (record.published_at as string).slice(0, 10);
+      ways.push(
+        await engineReads(async () => {
+          const text = await listText(`limit=1&published_before=${day}T23:59:${second}Z`);
+          expect(text).toContain(`{"data":[${await storedTexts([record.id])}],`);
+        }),
+      );
+    }
+    return ways;
+  };
+  const unread = await firstPages('59');
+  expect(unread[0]).toEqual(['digests', 'mget']);
+  // The misses turn it: the last pages read their texts in the search itself, and keep them.
+  expect(unread.slice(-4)).toEqual(Array.from({ length: 4 }, () => ['texts']));
+  // The same records again (other filters, so no result cache): held, so by digest again.
+  const kept = await firstPages('58');
+  expect(kept.slice(-4)).toEqual(Array.from({ length: 4 }, () => ['digests']));
 });
 
 it('serves an index of older code (no digests as doc values) from its stored texts', async () => {
