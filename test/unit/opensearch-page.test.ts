@@ -1,0 +1,110 @@
+import type { Client } from '@opensearch-project/opensearch';
+import { parseRestQuery } from '../../src/domain/filters';
+import { recordDigest } from '../../src/domain/record-text';
+import { OpenSearchIndex } from '../../src/search/opensearch-index';
+import { RecordTexts } from '../../src/search/record-texts';
+import { ResultCache } from '../../src/search/result-cache';
+import type { SearchCache } from '../../src/search/search-cache';
+import { taxonomy } from './taxonomy-fixture';
+
+// What a first page does between the digests-only search and its multi-get (search/record-texts.ts,
+// OpenSearchIndex.page) when the engine misbehaves in between: a record gone by the multi-get is
+// left out (as a hit without a text always was), and a failed multi-get is the engine being
+// unavailable (503 search_unavailable, nothing charged), never a page with holes.
+
+const docs = ['a', 'b', 'c'].map((id, i) => {
+  const json = JSON.stringify({ id, title: `Role ${id}` });
+  return { id, json, digest: recordDigest(json), sort: [3000 - i, id] };
+});
+
+interface Engine {
+  mget: (ids: string[]) => Promise<unknown>;
+  mgets: number;
+}
+
+function fakeClient(engine: Engine): Client {
+  return {
+    indices: {
+      getMapping: async () => ({
+        body: { idx: { mappings: { properties: { record_num: {}, record_digest: {} } } } },
+      }),
+    },
+    search: async ({ body }: { body: { stored_fields?: unknown } }) => {
+      if (!body.stored_fields) throw new Error('expected a digests-only search');
+      return {
+        body: {
+          hits: {
+            hits: docs.map((d) => ({
+              _index: 'idx',
+              fields: { record_digest: [d.digest] },
+              sort: d.sort,
+            })),
+          },
+        },
+      };
+    },
+    mget: async ({ body }: { body: { docs: { _id: string }[] } }) => {
+      engine.mgets++;
+      return { body: await engine.mget(body.docs.map((d) => d._id)) };
+    },
+  } as unknown as Client;
+}
+
+function indexOver(engine: Engine): OpenSearchIndex {
+  const client = fakeClient(engine);
+  const generation = { current: () => '1' };
+  const cache = {
+    client,
+    generation,
+    counts: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
+    pages: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
+    aggregates: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
+    texts: new RecordTexts(1_000_000),
+  } as unknown as SearchCache;
+  return new OpenSearchIndex(client, 'alias', taxonomy, cache);
+}
+
+const query = (q: Record<string, string>) => ({
+  filter: parseRestQuery('list', q, { taxonomy, maxPageSize: 100 }).filter,
+  limit: 2,
+});
+
+it('leaves out a record gone by the multi-get, and keeps the others in order', async () => {
+  const engine: Engine = {
+    mgets: 0,
+    mget: async (ids) => ({
+      docs: ids.map((id) =>
+        id === 'a'
+          ? { _id: id, found: false }
+          : {
+              _id: id,
+              found: true,
+              _source: {
+                id,
+                record_json: docs.find((d) => d.id === id)?.json,
+                record_digest: docs.find((d) => d.id === id)?.digest,
+              },
+            },
+      ),
+    }),
+  };
+  const page = await indexOver(engine).page(query({ country: 'US' }));
+  expect(page.records.map((r) => r.id)).toEqual(['b']);
+  expect(page.positions).toEqual([[2999, 'b']]);
+  // The hit past the page still tells that another page exists; its text was never asked for.
+  expect(page.hasMore).toBe(true);
+  expect(engine.mgets).toBe(1);
+});
+
+it('a failed multi-get is the engine unavailable', async () => {
+  const engine: Engine = {
+    mgets: 0,
+    mget: async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED'), { name: 'ConnectionError' });
+    },
+  };
+  await expect(indexOver(engine).page(query({ country: 'GB' }))).rejects.toMatchObject({
+    code: 'search_unavailable',
+    status: 503,
+  });
+});
