@@ -6,11 +6,12 @@ import { productionSuite, waitReady } from '../support/server-process';
 import { initializeMessage } from '../support/mcp-messages';
 
 // contract §22.4, §22.5, §22.6: production mode, concurrent starts and SIGTERM, with the API as
-// a child process (tsx src/main.ts) against the real Postgres and OpenSearch.
+// a child process exactly as `npm start` runs it (node --import tsx src/main.ts; the other suites'
+// children run the compiled src/) against the real Postgres and OpenSearch.
 
 jest.setTimeout(240_000);
 
-const { db, search, alias, production, start } = productionSuite();
+const { db, search, alias, production, start } = productionSuite({}, { tsx: true });
 
 it('refuses to start in production without its settings, naming every missing one', async () => {
   const server = await start(

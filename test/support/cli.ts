@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { nodeArgs } from './compiled-src';
 import { TEST_CURSOR_KEYS } from './harness';
 
 // The one way the suite runs the admin CLI: as an operator does (`npm run cli -- ...`), in a child
-// process, against a test database. One node process per run (`node --import tsx`, no npx and no
-// tsx relay process), which halves the processes each run starts on a loaded machine.
+// process, against a test database. One node process per run (no npx and no tsx relay process), on
+// the run's compiled src/ (test/support/compiled-src.ts) rather than through tsx's loader.
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -37,7 +38,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...nodeArgs('cli/main'), ...args],
       { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;

@@ -1,14 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { ensureLocalOpenSearch } from '../../src/infra/local-opensearch';
+import { compileSources } from './compiled-src';
 import { createTemplateDatabase } from './template-database';
 
 /**
  * Brings up (or reuses) the real services once for the whole run. Explicit URLs win. Otherwise,
  * where a Docker engine answers (a laptop), testcontainers starts OpenSearch, Postgres and Redis;
  * where none does (this machine, CI), the checkout's local OpenSearch is used beside the local
- * Postgres and Redis. The choice is printed so that a run always says which path it took.
+ * Postgres and Redis. The choice is printed so that a run always says which path it took. The
+ * child processes' src/ is compiled first (test/support/compiled-src.ts).
  */
 export default async function globalSetup(): Promise<void> {
+  compileSources();
   if (!process.env.OPENSEARCH_URL && dockerAnswers() && process.env.TEST_USE_DOCKER !== '0') {
     const { startContainers } = await import('./containers');
     const urls = await startContainers();

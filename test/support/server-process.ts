@@ -6,11 +6,14 @@ import { Client } from '@opensearch-project/opensearch';
 import { Pool } from 'pg';
 import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
+import { nodeArgs } from './compiled-src';
 import { TEST_CURSOR_KEYS } from './harness';
 
-// The API as `npm start` runs it (`node --import tsx src/main.ts`: one process, so a signal reaches
-// the server itself; the tsx CLI's relay may SIGKILL a child slow to acknowledge) as a child
-// process against the real services (contract §22.3: configuration, start-up, signals, exit status).
+// The API as `npm start` runs it (one node process, so a signal reaches the server itself; the tsx
+// CLI's relay may SIGKILL a child slow to acknowledge) as a child process against the real services
+// (contract §22.3: configuration, start-up, signals, exit status). It runs the run's compiled src/
+// (test/support/compiled-src.ts); `{ tsx: true }` runs it exactly as `npm start` does,
+// `node --import tsx src/main.ts`.
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -34,11 +37,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+export interface StartOptions {
+  /** Through tsx, as `npm start` runs it, instead of the run's compiled src/. */
+  tsx?: boolean;
+}
+
+export async function startServer(
+  env: Record<string, string | undefined>,
+  options: StartOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const merged: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete merged[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = options.tsx ? ['--import', 'tsx', 'src/main.ts'] : nodeArgs('main');
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: merged,
     stdio: 'pipe',
@@ -93,7 +105,10 @@ export function scratchDatabase(): { url: string; name: string; drop(): Promise<
  * remembers the process, and the hooks that make the database first and, at the end, kill what
  * still runs and drop the database and its index.
  */
-export function productionSuite(defaults: Record<string, string | undefined> = {}) {
+export function productionSuite(
+  defaults: Record<string, string | undefined> = {},
+  options: StartOptions = {},
+) {
   const opensearchUrl = process.env.OPENSEARCH_URL ?? '';
   const search = new Client({ node: opensearchUrl });
   const db = scratchDatabase();
@@ -124,7 +139,7 @@ export function productionSuite(defaults: Record<string, string | undefined> = {
       };
     },
     async start(env: Record<string, string | undefined>): Promise<ServerProcess> {
-      const server = await startServer(env);
+      const server = await startServer(env, options);
       started.push(server);
       return server;
     },
