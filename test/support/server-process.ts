@@ -64,7 +64,10 @@ export async function startServer(
   return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => err, exited };
 }
 
-/** Polls /readyz until 200; fails early when the process exits. */
+/**
+ * Polls /readyz every 100 ms until 200 (a refused connection costs next to nothing, and a start
+ * waited 125 ms more on average at 250 ms); fails early when the process exits.
+ */
 export async function waitReady(server: ServerProcess, timeoutMs = 120_000): Promise<void> {
   let gone = false;
   void server.exited.then(() => (gone = true));
@@ -76,7 +79,7 @@ export async function waitReady(server: ServerProcess, timeoutMs = 120_000): Pro
       () => 0,
     );
     if (status === 200) return;
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not ready in ${timeoutMs} ms:\n${server.stderr()}`);
 }
