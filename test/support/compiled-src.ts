@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 
@@ -28,7 +36,14 @@ function sources(dir: string): string[] {
 
 /** Compiles src/ into a folder of its own for this run; the global set-up calls it once. */
 export function compileSources(): string {
-  const root = path.join(ROOT, '.cache', 'test-src', randomBytes(6).toString('hex'));
+  const parent = path.join(ROOT, '.cache', 'test-src');
+  // A run that was killed left its tree behind (about 2 MB): gone after a day.
+  for (const old of existsSync(parent) ? readdirSync(parent) : []) {
+    const dir = path.join(parent, old);
+    if (Date.now() - statSync(dir).mtimeMs > 86_400_000)
+      rmSync(dir, { recursive: true, force: true });
+  }
+  const root = path.join(parent, randomBytes(6).toString('hex'));
   const { compilerOptions } = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8'));
   buildSync({
     entryPoints: sources(path.join(ROOT, 'src')),
