@@ -15,7 +15,12 @@ const SECRET_VALUE: [RegExp, string][] = [
 
 export const REDACTED = '[redacted]';
 
+/** What every SECRET_VALUE pattern needs in a string: most strings (ids, paths) have none. */
+const MAY_HOLD_SECRET = /oppk_|bearer\s|\/\//i;
+
 export function redactString(value: string): string {
+  // One scan instead of three for every logged string: the request log writes several a request.
+  if (!MAY_HOLD_SECRET.test(value)) return value;
   let out = value;
   for (const [pattern, replacement] of SECRET_VALUE) out = out.replace(pattern, replacement);
   return out;

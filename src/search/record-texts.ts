@@ -1,6 +1,11 @@
-import { recordText } from '../domain/record-text';
+import { recordText, storedRecord } from '../domain/record-text';
 import type { Opportunity } from '../domain/record';
 import { Lru } from '../infra/lru';
+
+/** First pages go by digest while at least this share of their records is held. */
+const LIKELY = 0.5;
+/** Each page's weight in the running share: about the last 20 pages count. */
+const WEIGHT = 0.05;
 
 /**
  * The records of the first pages this process served lately, by id, each with its stored text and
@@ -15,35 +20,36 @@ import { Lru } from '../infra/lru';
  * served only under its own SHA-256 digest, so it is exactly what the index holds: a record
  * changed or reindexed since is a miss, never a stale answer.
  */
-/** First pages go by digest while at least this share of their records is held. */
-const LIKELY = 0.5;
-/** Each page's weight in the running share: about the last 20 pages count. */
-const WEIGHT = 0.05;
-
 export class RecordTexts {
-  private readonly held: Lru<string, Opportunity>;
+  private readonly held: Lru<string, { json: string; digest: string }>;
   /** The share of first pages' records found here lately (see `likelyHeld`). */
   private heldShare = 1;
 
   /** `maxChars`: the bound on the texts' total length (about a byte per character for most). */
   constructor(maxChars: number) {
-    this.held = new Lru(maxChars, (record) => recordText(record).json.length);
+    this.held = new Lru(maxChars, (text) => text.json.length);
   }
 
-  /** The record `id` whose stored digest is `digest`, if kept. */
+  /**
+   * The record `id` whose stored digest is `digest`, if its text is kept: a record of its own for
+   * each page, so what a page adds to it (its parse for `fields`, an MCP reply's encoded bytes)
+   * goes with the page and the bound stays on the texts.
+   */
   get(id: string, digest: string): Opportunity | undefined {
-    const record = this.held.get(id);
-    return record !== undefined && recordText(record).digest === digest ? record : undefined;
+    const text = this.held.get(id);
+    return text !== undefined && text.digest === digest
+      ? storedRecord(id, text.json, text.digest)
+      : undefined;
   }
 
   /** Whether `get` would find the record (without making it the most recently used). */
   has(id: string, digest: string): boolean {
-    const record = this.held.get(id, { use: false });
-    return record !== undefined && recordText(record).digest === digest;
+    return this.held.get(id, { use: false })?.digest === digest;
   }
 
   remember(record: Opportunity): void {
-    this.held.set(record.id, record);
+    const { json, digest } = recordText(record);
+    this.held.set(record.id, { json, digest });
   }
 
   /**

@@ -113,3 +113,11 @@ it('atomic: writes of whole lines of at most 4096 bytes, so processes sharing st
   }
   expect(writes.map((t) => Buffer.byteLength(t))).toEqual([4000, 4000, 2000, 5001, 2001]);
 });
+
+it('redactString scrubs every secret shape, and returns other strings as they are', () => {
+  expect(redactString('key oppk_AbC123 in a path')).toBe('key oppk_[redacted] in a path');
+  expect(redactString('BEARER tok.en;')).toBe('BEARER [redacted];');
+  expect(redactString('postgres://user:pw@db/x')).toBe('postgres://user:[redacted]@db/x');
+  const plain = '/v1/opportunities/count';
+  expect(redactString(plain)).toBe(plain);
+});
