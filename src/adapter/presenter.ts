@@ -50,21 +50,24 @@ export function sendError(res: Response, err: ApiError, requestId: string, logge
 export function sendOutcome<T>(
   res: Response,
   outcome: Outcome<T>,
-  serialize?: (body: T) => string,
+  serialize: (body: T) => string = (body) => JSON.stringify(body),
 ): void {
-  res.set(outcome.headers);
+  for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
   if (!outcome.ok) throw outcome.error;
-  if (outcome.etag) res.set('ETag', outcome.etag);
+  if (outcome.etag) res.setHeader('ETag', outcome.etag);
   // contract §13: a 304 carries the usage and rate-limit headers, and no body.
   if (outcome.notModified) {
     res.status(304).end();
-  } else if (serialize) {
-    // What res.json would send: the same Content-Type, the same bytes.
-    res.set('Content-Type', 'application/json');
-    res.send(serialize(outcome.body));
-  } else {
-    res.json(outcome.body);
+    return;
   }
+  // Written here, not with res.send or res.json: they turn any 200 whose ETag the request's
+  // If-None-Match names into a 304 with no body, and only the service may decide that (a list page
+  // with a record the account has not received is served, and charged, with a matching tag). The
+  // same bytes and Content-Type as res.json; Node leaves the body out of a HEAD answer.
+  const text = serialize(outcome.body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /**

@@ -4,6 +4,7 @@ import { createApiKey } from '../../src/store/api-key-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
+import { rawRequest } from '../support/raw-http';
 
 // contract §13 "Free revalidation": ETag on list and count; If-None-Match → 304 with no body, the
 // usage and rate-limit headers, no usage figure changed and no request id spent; a list page with a
@@ -26,10 +27,19 @@ async function newKey() {
   return { account, key: (await createApiKey(ctx.deps.pool, { accountId: account.id })).key };
 }
 
+/**
+ * A GET with exactly these headers, as curl sends it. Not fetch: a conditional fetch adds
+ * `Cache-Control: no-cache` (the Fetch standard's no-store mode), which hid that express's
+ * res.send turned a charged 200 into a 304 with no body whenever the tags matched.
+ */
 async function get(path: string, key: string, headers: Record<string, string> = {}) {
-  const res = await fetch(ctx.baseUrl + path, { headers: { 'X-API-Key': key, ...headers } });
-  const text = await res.text();
-  return { status: res.status, text, h: (n: string) => res.headers.get(n) };
+  const lines = Object.entries({ 'X-API-Key': key, ...headers }).map(([n, v]) => `${n}: ${v}`);
+  const res = await rawRequest(ctx.baseUrl, [`GET ${path} HTTP/1.1`, ...lines].join('\r\n'));
+  return {
+    status: res.status,
+    text: res.body,
+    h: (n: string) => res.headers[n.toLowerCase()] ?? null,
+  };
 }
 
 const figures = (h: (n: string) => string | null) => ({
