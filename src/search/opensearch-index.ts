@@ -136,10 +136,14 @@ export class OpenSearchIndex implements OpportunityIndex {
     };
   }
 
-  /** The record texts of this process, when the live index keeps digests as doc values. */
+  /**
+   * The record texts of this process, when the live index keeps digests as doc values. Not while
+   * no index generation is known (not listening): the mapping's answer is then not kept, and
+   * asking it for every page would add a request to each one.
+   */
   private async recordTexts(): Promise<RecordTexts | undefined> {
     const texts = this.cache?.client === this.client ? this.cache.texts : undefined;
-    if (!texts) return undefined;
+    if (!texts || this.cache?.generation.current() === null) return undefined;
     return (await searchCall(() => this.mapping.features())).digestValues ? texts : undefined;
   }
 

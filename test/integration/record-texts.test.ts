@@ -49,6 +49,10 @@ beforeAll(async () => {
   ctx = await createTestContext();
   await storeAndIndex(ctx.deps, records);
   reader = await newReader(ctx.deps);
+  // Pages go by digest only once the process knows the index generation (it listens from the
+  // first call on): until then, with their texts.
+  const generation = ctx.deps.searchCache?.generation;
+  while (generation?.current() === null) await new Promise((r) => setTimeout(r, 20));
 });
 afterAll(() => ctx.close());
 

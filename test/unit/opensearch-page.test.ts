@@ -20,17 +20,28 @@ const docs = ['a', 'b', 'c'].map((id, i) => {
 interface Engine {
   mget: (ids: string[]) => Promise<unknown>;
   mgets: number;
+  mappings?: number;
 }
 
 function fakeClient(engine: Engine): Client {
   return {
     indices: {
-      getMapping: async () => ({
-        body: { idx: { mappings: { properties: { record_num: {}, record_digest: {} } } } },
-      }),
+      getMapping: async () => {
+        engine.mappings = (engine.mappings ?? 0) + 1;
+        return {
+          body: { idx: { mappings: { properties: { record_num: {}, record_digest: {} } } } },
+        };
+      },
     },
     search: async ({ body }: { body: { stored_fields?: unknown } }) => {
-      if (!body.stored_fields) throw new Error('expected a digests-only search');
+      if (!body.stored_fields) {
+        // A search with the texts (query-builder.ts PAGE_SOURCE).
+        const hits = docs.map((d) => ({
+          _source: { id: d.id, record_json: d.json, record_digest: d.digest },
+          sort: d.sort,
+        }));
+        return { body: { hits: { hits } } };
+      }
       return {
         body: {
           hits: {
@@ -50,9 +61,9 @@ function fakeClient(engine: Engine): Client {
   } as unknown as Client;
 }
 
-function indexOver(engine: Engine): OpenSearchIndex {
+function indexOver(engine: Engine, known: string | null = '1'): OpenSearchIndex {
   const client = fakeClient(engine);
-  const generation = { current: () => '1' };
+  const generation = { current: () => known };
   const cache = {
     client,
     generation,
@@ -107,4 +118,20 @@ it('a failed multi-get is the engine unavailable', async () => {
     code: 'search_unavailable',
     status: 503,
   });
+});
+
+it('with no index generation known, a first page goes with its texts and asks no mapping', async () => {
+  const engine: Engine = {
+    mgets: 0,
+    mget: async () => {
+      throw new Error('no multi-get expected');
+    },
+  };
+  const index = indexOver(engine, null);
+  for (const country of ['US', 'GB', 'DE']) {
+    const page = await index.page(query({ country }));
+    expect(page.records.map((r) => r.id)).toEqual(['a', 'b']);
+  }
+  expect(engine.mappings ?? 0).toBe(0);
+  expect(engine.mgets).toBe(0);
 });
