@@ -1,4 +1,6 @@
 import { ACCOUNT_COLUMNS, rowToAccount, type AccountRow } from '../store/account-repo';
+import type { Opportunity } from '../domain/record';
+import { liveRecordQuery } from '../store/opportunity-repo';
 import { accountBilling } from './account-limits';
 import type { AccountBilling, PeriodUsage } from './snapshot';
 
@@ -162,11 +164,25 @@ export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, pay
  * the page's ids, in page order, $7 request id, $8 whether to spend it, $9 the account's allowance,
  * $10 billing model, $11 price per opportunity, $12 lock timeout in ms.
  */
-export const DELIVER = `SELECT outcome, new_ids::text[] AS new_ids, included, payg,
+export const DELIVER = deliverOf('$6::uuid[]');
+
+/**
+ * A detail (contract §5.5) read and charged in the same round trip: DELIVER over the ids of the
+ * live canonical record whose id is $6 (the one, or none), answering that record beside the
+ * charge. None found: meter_deliver spends the request id and records nothing (outcome
+ * 'repeats', no lock taken), and the caller answers 404. The record is read in the statement's
+ * snapshot, as findOpportunity would read it just before.
+ */
+export const DELIVER_RECORD = `WITH found AS MATERIALIZED (${liveRecordQuery('$6::uuid')})
+  ${deliverOf('ARRAY(SELECT id FROM found)', ', (SELECT record FROM found) AS record')}`;
+
+function deliverOf(ids: string, extra = ''): string {
+  return `SELECT outcome, new_ids::text[] AS new_ids, included, payg,
          charge::text AS charge, used, included_used, payg_used, balance::text AS balance,
-         included_available
-    FROM meter_deliver($1::uuid, $2::uuid, $3::text, $4::timestamptz, $5::timestamptz, $6::uuid[],
+         included_available${extra}
+    FROM meter_deliver($1::uuid, $2::uuid, $3::text, $4::timestamptz, $5::timestamptz, ${ids},
                        $7::text, $8::boolean, $9::int, $10::text, $11::int, $12::int)`;
+}
 
 /**
  * The charge's transaction commits asynchronously, so that the account's next charge does not wait
@@ -215,6 +231,11 @@ export interface ChargeRow extends UsageColumns {
   charge: string | null;
   balance: string | null;
   included_available: number | null;
+}
+
+/** DELIVER's row, and DELIVER_RECORD's with the record it read (null: none). */
+export interface DeliverRow extends ChargeRow {
+  record?: Opportunity | null;
 }
 
 export function toAccountBilling(row: AccountRow): AccountBilling {

@@ -3,8 +3,11 @@ import { accountBilling } from './account-limits';
 import { allocate } from './allocate';
 import {
   duplicateRequestId,
+  lookUpThenDeliver,
   type RequestTicket,
   noDelivery,
+  type RecordDelivery,
+  type RecordFinder,
   type BillingSubject,
   type Metering,
   type PageDelivery,
@@ -54,6 +57,15 @@ export class MemoryMeter implements Metering {
     ticket.spent = true;
     if (spent.has(ticket.id)) throw duplicateRequestId();
     spent.add(ticket.id);
+  }
+
+  deliverRecord(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    id: string,
+    find: RecordFinder,
+  ): Promise<RecordDelivery | null> {
+    return lookUpThenDeliver(this, subject, ticket, id, find);
   }
 
   async deliver(

@@ -2,6 +2,7 @@ import { ApiError } from '../domain/errors';
 import type { PageRules } from './page-budget';
 import type { BillingModel } from '../domain/account';
 import type { DeliveredRecords } from '../domain/delivered-records';
+import type { Opportunity } from '../domain/record';
 import type { UsageSnapshot } from './snapshot';
 
 // The metering capability (contract §16, §17) as the read service uses it: its interface and every
@@ -68,6 +69,18 @@ export interface Metering {
     opportunityIds: readonly string[],
     rules?: PageRules,
   ): Promise<PageDelivery>;
+  /**
+   * A detail (contract §5.5): delivers the one record `find` finds for `id`, as deliver() would,
+   * or null when there is none (nothing recorded; the ticket may be spent, as a failed call's is).
+   * Postgres reads the record in the statement that charges it when it can (one round trip);
+   * otherwise, and in memory, `find` looks it up first (lookUpThenDeliver).
+   */
+  deliverRecord(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    id: string,
+    find: RecordFinder,
+  ): Promise<RecordDelivery | null>;
   /** The current period's delivered ids and remaining included allowance (contract §10.3, §11.1). */
   periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries>;
   /** Usage for responses that deliver nothing (counts, errors after authentication). */
@@ -76,6 +89,28 @@ export interface Metering {
   snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>>;
   /** Whether every id was already delivered to the account in the period starting at periodStart. */
   allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean>;
+}
+
+/** The canonical record of an id, or null when there is none (a deleted one included). */
+export type RecordFinder = (id: string) => Promise<Opportunity | null>;
+
+/** A detail's record and its delivery. */
+export interface RecordDelivery {
+  record: Opportunity;
+  delivery: PageDelivery;
+}
+
+/** deliverRecord() in two steps: the record first, then its delivery. */
+export async function lookUpThenDeliver(
+  meter: Pick<Metering, 'deliver'>,
+  subject: BillingSubject,
+  ticket: RequestTicket,
+  id: string,
+  find: RecordFinder,
+): Promise<RecordDelivery | null> {
+  const record = await find(id);
+  if (!record) return null;
+  return { record, delivery: await meter.deliver(subject, ticket, [record.id]) };
 }
 
 /** 409: a request id is spent once per account, whatever its outcome (contract §17.3). */

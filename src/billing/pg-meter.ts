@@ -11,6 +11,7 @@ import {
   ACCOUNTS_WITH_USAGE,
   CHARGE,
   DELIVER,
+  DELIVER_RECORD,
   DELIVERY_RETENTION_DAYS,
   DURABLE,
   PRUNE_DELIVERIES,
@@ -28,18 +29,22 @@ import {
   toUsage,
   type AccountRow,
   type ChargeRow,
+  type DeliverRow,
   type ReadPageRow,
   type UsageAndNewRow,
   type UsageColumns,
 } from './ledger-sql';
 import {
   duplicateRequestId,
+  lookUpThenDeliver,
   noDelivery,
   type BillingSubject,
   type DeliveryOutcome,
   type Metering,
   type PageDelivery,
   type PeriodDeliveries,
+  type RecordDelivery,
+  type RecordFinder,
   type RequestTicket,
 } from './metering';
 import { cutPage, type PageCut, type PageRules } from './page-budget';
@@ -154,6 +159,9 @@ interface PageRead {
  * nothing but the request id. A page of repeats it did not know (another process delivered them)
  * costs the one round trip, which then also writes nothing but the id, takes no counter lock and
  * waits for no flush.
+ * A detail takes the same one round trip with its record (deliverRecord, DELIVER_RECORD): the
+ * statement reads the live canonical record of the id and charges what it found, so the record
+ * costs no round trip of its own; none found, it spends the request id and records nothing (404).
  * A one-round-trip statement that fails with an answer from the server committed nothing, so its
  * request id is spent on its own afterwards, as READ_PAGE would have spent it (contract §17.2).
  */
@@ -279,10 +287,10 @@ export class PgMeter implements Metering {
       held &&
       !cutRules &&
       !known &&
-      (await this.deliverInOneTrip(subject, ticket, opportunityIds, held));
+      (await this.deliverInOneTrip(subject, ticket, held, { pageIds: opportunityIds }));
     if (inOneTrip) {
-      metrics.delivered(inOneTrip);
-      return inOneTrip;
+      metrics.delivered(inOneTrip.delivery);
+      return inOneTrip.delivery;
     }
     const read = await failClosed(() => this.readPage(subject, ticket, opportunityIds));
     const fresh = new Set(read.newIds);
@@ -299,6 +307,27 @@ export class PgMeter implements Metering {
     // After the commit: only what was recorded and charged is counted.
     metrics.delivered(result);
     return result;
+  }
+
+  /**
+   * A detail in ONE round trip where a page of its one id would take one (DELIVER_RECORD: the
+   * record is read by the statement that charges it); otherwise lookUpThenDeliver's two steps.
+   */
+  async deliverRecord(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    id: string,
+    find: RecordFinder,
+  ): Promise<RecordDelivery | null> {
+    const held = this.usableState(subject.accountId);
+    const inOneTrip =
+      held &&
+      !this.known.all(subject.accountId, held.period.start, [id]) &&
+      (await this.deliverInOneTrip(subject, ticket, held, { recordId: id }));
+    if (!inOneTrip) return lookUpThenDeliver(this, subject, ticket, id, find);
+    metrics.delivered(inOneTrip.delivery);
+    const { record } = inOneTrip.row;
+    return record ? { record, delivery: inOneTrip.delivery } : null;
   }
 
   /**
@@ -421,36 +450,42 @@ export class PgMeter implements Metering {
   }
 
   /**
-   * A page without cut rules in ONE round trip (meter_deliver, migration 011), or null when the
-   * held state proved stale (dropped; nothing was written, the ticket is still unspent).
+   * A page without cut rules in ONE round trip (meter_deliver, migration 011), or a detail's record
+   * read and delivered in one (DELIVER_RECORD); null when the held state proved stale (dropped;
+   * nothing was written, the ticket is still unspent).
    */
   private async deliverInOneTrip(
     subject: BillingSubject,
     ticket: RequestTicket,
-    pageIds: readonly string[],
     held: BillingState,
-  ): Promise<PageDelivery | null> {
+    what: { pageIds: readonly string[] } | { recordId: string },
+  ): Promise<{ delivery: PageDelivery; row: DeliverRow } | null> {
     const { account, period } = held;
     const spend = !ticket.spent;
-    const query = prepared('deliver', DELIVER, [
-      subject.accountId,
-      subject.keyId,
-      held.fingerprint,
-      period.start,
-      period.end,
-      pageIds,
-      ticket.id,
-      spend,
-      accountAllowance(account.plan, account.settings).allowance,
-      account.settings.billingModel,
-      PRICE_PER_OPPORTUNITY_MILLICENTS,
-      this.timeoutMs,
-    ]);
+    const detail = 'recordId' in what;
+    const query = prepared(
+      detail ? 'deliver_record' : 'deliver',
+      detail ? DELIVER_RECORD : DELIVER,
+      [
+        subject.accountId,
+        subject.keyId,
+        held.fingerprint,
+        period.start,
+        period.end,
+        detail ? what.recordId : what.pageIds,
+        ticket.id,
+        spend,
+        accountAllowance(account.plan, account.settings).allowance,
+        account.settings.billingModel,
+        PRICE_PER_OPPORTUNITY_MILLICENTS,
+        this.timeoutMs,
+      ],
+    );
     const row = await failClosed(async () => {
       try {
         const result = (await transactionInOneTrip(this.pool, query, {
           commitTimeoutMs: this.commitTimeoutMs,
-        })) as QueryResult<ChargeRow>;
+        })) as QueryResult<DeliverRow>;
         return result.rows[0];
       } catch (err) {
         // The server answered with an error: nothing committed, the id included.
@@ -466,11 +501,16 @@ export class PgMeter implements Metering {
     // Durable before the page (or its 402) goes out, in the flush shared with the other charges.
     if (row && FLUSHED_OUTCOMES.has(row.outcome)) await failClosed(() => this.durable.after());
     const charged = chargedPage(subject, account, period, row);
+    // A detail's page is its record's id when the statement found the record, else empty.
+    const pageIds = detail ? (row?.record ? [what.recordId] : []) : what.pageIds;
     // Every id of the page is delivered now, by this page or an earlier one.
     this.known.add(subject.accountId, period.start, pageIds);
     // No cut rules: every id is served; the ids recorded are the page's new ones.
     const cut = cutPage(pageIds, new Set(charged.recorded));
-    return { ...charged.outcome, servedIds: cut.served, consumed: cut.consumed };
+    return {
+      delivery: { ...charged.outcome, servedIds: cut.served, consumed: cut.consumed },
+      row: row as DeliverRow,
+    };
   }
 
   /**

@@ -298,15 +298,19 @@ export class ReadService {
         throw badOpportunityId();
       }
       const { fields } = options ? this.parse('list', options, caller).options : {};
-      const record = await this.records.find(id.toLowerCase()).catch((err: unknown) => {
-        throw storeError(err);
-      });
-      if (!record)
-        throw new ApiError('opportunity_not_found', `No canonical opportunity has id ${id}.`);
-      const outcome = this.delivered(
-        caller,
-        await this.meter.deliver(subject(caller), ticket, [record.id]),
+      const found = await this.meter.deliverRecord(
+        subject(caller),
+        ticket,
+        id.toLowerCase(),
+        (canonical) =>
+          this.records.find(canonical).catch((err: unknown) => {
+            throw storeError(err);
+          }),
       );
+      if (!found)
+        throw new ApiError('opportunity_not_found', `No canonical opportunity has id ${id}.`);
+      const { record } = found;
+      const outcome = this.delivered(caller, found.delivery);
       return {
         body: {
           data: sparseRecord(record, projection(fields)),

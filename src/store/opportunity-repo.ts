@@ -98,11 +98,18 @@ export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<st
   });
 }
 
+/**
+ * The stored canonical record of one id, unless deleted (contract §5.5: detail), as a query over
+ * the parameter named `param`: detail reads it alone (findOpportunity) or inside the statement
+ * that also charges it (billing/ledger-sql.ts DELIVER_RECORD).
+ */
+export const liveRecordQuery = (param: string) =>
+  `SELECT id, record FROM opportunities WHERE id = ${param} AND deleted_at IS NULL`;
+
+const FIND_OPPORTUNITY = liveRecordQuery('$1');
+
 export async function findOpportunity(pool: Pool, id: string): Promise<Opportunity | null> {
-  const res = await pool.query<{ record: Opportunity }>(
-    'SELECT record FROM opportunities WHERE id = $1 AND deleted_at IS NULL',
-    [id],
-  );
+  const res = await pool.query<{ record: Opportunity }>(FIND_OPPORTUNITY, [id]);
   return res.rows[0]?.record ?? null;
 }
 

@@ -11,6 +11,8 @@ import {
   codeOf,
 } from '../support/billing-fixtures';
 import { cliJson } from '../support/cli';
+import type { Opportunity } from '../../src/domain/record';
+import { findOpportunity, upsertOpportunities } from '../../src/store/opportunity-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { StatementRecorder } from '../support/pg-statements';
@@ -353,6 +355,101 @@ describe('the one-round-trip charge (PgMeter)', () => {
   });
 });
 
+describe('a detail read and charged in one round trip (PgMeter.deliverRecord)', () => {
+  const FIND = 'SELECT id, record FROM opportunities';
+  let stored: Opportunity[];
+  beforeAll(async () => {
+    stored = Array.from({ length: 4 }, () => makeRecord({ normalized_title: 'detail trip' }));
+    await upsertOpportunities(ctx.deps.pool, stored, ctx.deps.taxonomy.version);
+  });
+
+  /** The detail's own lookup, counted: the fused statement must not need it. */
+  function finder() {
+    const asked: string[] = [];
+    const find = (id: string) => {
+      asked.push(id);
+      return findOpportunity(ctx.deps.pool, id);
+    };
+    return { asked, find };
+  }
+  const label = (statements: string[]) =>
+    kinds(statements).map((k) => (k.startsWith(FIND) ? 'find' : k));
+
+  it('reads the record in the statement that charges it, once the account is held', async () => {
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    const [a, b] = stored as [Opportunity, Opportunity];
+    // Not held yet: the record first, then the two round trips.
+    const first = finder();
+    let out = await meter.deliverRecord(subject, new RequestTicket('d1'), a.id, first.find);
+    expect(first.asked).toEqual([a.id]);
+    expect(out?.record).toEqual(a);
+
+    const held = finder();
+    const statements = await recorder.during(async () => {
+      out = await meter.deliverRecord(subject, new RequestTicket('d2'), b.id, held.find);
+    });
+    expect(label(statements)).toEqual(['one-trip', 'flush']);
+    expect(held.asked).toEqual([]);
+    expect(out?.record).toEqual(b);
+    expect(out?.delivery).toMatchObject({ newCount: 1, includedNewCount: 1, servedIds: [b.id] });
+    expect(out?.delivery.usage).toMatchObject({ used: 2, remaining: 8 });
+    const { rows } = await ctx.deps.pool.query<{ id: string }>(
+      'SELECT opportunity_id::text AS id FROM metering_deliveries WHERE account_id = $1',
+      [accountId],
+    );
+    expect(rows.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+
+    // A record this meter saw delivered: READ_PAGE alone, after the lookup.
+    const again = finder();
+    const repeat = await recorder.during(async () => {
+      out = await meter.deliverRecord(subject, new RequestTicket('d3'), b.id, again.find);
+    });
+    expect(label(repeat)).toEqual(['find', 'read']);
+    expect(out?.delivery).toMatchObject({ newCount: 0, chargeMillicents: 0 });
+    expect(await spentIds(accountId)).toEqual(['d1', 'd2', 'd3']);
+  });
+
+  it('an unknown or deleted id: null, its request id spent, nothing recorded', async () => {
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    const [, , c, d] = stored as [Opportunity, Opportunity, Opportunity, Opportunity];
+    await meter.deliverRecord(subject, new RequestTicket('warm'), c.id, finder().find);
+    await ctx.deps.pool.query('UPDATE opportunities SET deleted_at = now() WHERE id = $1', [d.id]);
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    for (const [ticket, id] of [
+      ['unknown', randomUUID()],
+      ['deleted', d.id],
+    ] as const) {
+      const lookup = finder();
+      let out: unknown = 'unset';
+      const statements = await recorder.during(async () => {
+        out = await meter.deliverRecord(subject, new RequestTicket(ticket), id, lookup.find);
+      });
+      expect(out).toBeNull();
+      // Nothing was recorded, so nothing waits for a flush.
+      expect(label(statements)).toEqual(['one-trip']);
+      expect(lookup.asked).toEqual([]);
+    }
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+    expect(await spentIds(accountId)).toEqual(['deleted', 'unknown', 'warm']);
+  });
+
+  it('a reused request id → 409 through the fused statement, nothing recorded', async () => {
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    const [a, b] = stored as [Opportunity, Opportunity];
+    await meter.deliverRecord(subject, new RequestTicket('once'), a.id, finder().find);
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    const ticket = new RequestTicket('once');
+    let code = '';
+    const statements = await recorder.during(async () => {
+      code = await codeOf(meter.deliverRecord(subject, ticket, b.id, finder().find));
+    });
+    expect(code).toBe('duplicate_request_id');
+    expect(label(statements)).toEqual(['one-trip']);
+    expect(ticket.spent).toBe(true);
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+  });
+});
+
 describe('the one-round-trip charge over HTTP', () => {
   let records: string[];
   beforeAll(async () => {
@@ -382,10 +479,9 @@ describe('the one-round-trip charge over HTTP', () => {
       res = await detail(reader.key, 1);
     });
     expect(res.status).toBe(200);
-    // (The record itself is read from the store too.)
-    expect(kinds(held).filter((k) => k !== 'flush' && !k.includes('opportunities'))).toEqual([
-      'one-trip',
-    ]);
+    // The record is read by the statement that charges it: nothing else goes to Postgres.
+    expect(kinds(held)).toEqual(['one-trip', 'flush']);
+    expect(res.body.data).toMatchObject({ id: records[1] });
     expect(res.headers.get('x-service-new-opportunity-count')).toBe('1');
     expect(res.headers.get('x-service-included-new-opportunity-count')).toBe('1');
     expect(res.headers.get('x-service-opportunity-used')).toBe('2');

@@ -2,6 +2,7 @@ import { createSearchClient } from '../../src/search/client';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import type { Pool } from 'pg';
+import type { Opportunity } from '../../src/domain/record';
 import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -14,12 +15,14 @@ import { ROOMY } from '../support/factories';
 let ctx: TestContext;
 let key: string;
 let accountId: string;
+let stored: Opportunity[];
 beforeAll(async () => {
   ctx = await createTestContext();
   const account = await createAccount(ctx.deps.pool, { plan: 'builder', ...ROOMY });
   accountId = account.id;
   key = (await createApiKey(ctx.deps.pool, { accountId })).key;
-  await storeAndIndex(ctx.deps, [makeRecord(), makeRecord()]);
+  stored = [makeRecord(), makeRecord()];
+  await storeAndIndex(ctx.deps, stored);
 });
 afterAll(() => ctx.close());
 
@@ -91,35 +94,81 @@ it('Redis gone mid-run: the service keeps serving and limiting in process', asyn
   }
 });
 
-/** The test's pool, except that the detail's record lookup fails as a bug in the query would. */
-function poolWithBrokenRecordQuery(pool: Pool): Pool {
-  const broken = (text: string) => /SELECT record FROM opportunities WHERE id/.test(text);
-  return new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
-      return (config: string | { text: string }, values?: unknown[]) => {
-        const text = typeof config === 'string' ? config : config.text;
-        if (broken(text)) {
-          const err = Object.assign(new Error('column "recrod" does not exist'), { code: '42703' });
-          return Promise.reject(err);
-        }
-        return (target.query as (c: unknown, v?: unknown[]) => Promise<unknown>)(config, values);
-      };
-    },
-  });
+/**
+ * The test's pool, except that Postgres itself refuses the detail's record read (a column that
+ * does not exist), as it would a bug in the query: the lookup alone, and the statement that reads
+ * the record while it charges it, on a pooled client.
+ */
+function poolWithBrokenRecordQuery(pool: Pool, broken: string[]): Pool {
+  const RECORD_READ = /SELECT id, record FROM opportunities WHERE id/;
+  const breakText = <T>(config: T): T => {
+    if (typeof config === 'string' && RECORD_READ.test(config)) broken.push(config);
+    if (typeof config === 'string')
+      return config.replace(RECORD_READ, 'SELECT id, recrod FROM opportunities WHERE id') as T;
+    if (
+      config &&
+      typeof config === 'object' &&
+      'text' in config &&
+      typeof config.text === 'string'
+    ) {
+      // A new name too: a prepared statement of the same name holds the unbroken text.
+      const named =
+        'name' in config && typeof config.name === 'string'
+          ? { name: `${config.name}_broken` }
+          : {};
+      return { ...config, ...named, text: breakText(config.text) };
+    }
+    return config;
+  };
+  const withBrokenQuery = <C extends object>(target: C): C =>
+    new Proxy(target, {
+      get(t, prop, receiver) {
+        const value = Reflect.get(t, prop, receiver) as unknown;
+        if (prop === 'query' && typeof value === 'function')
+          return (config: unknown, ...rest: unknown[]) =>
+            (value as (...a: unknown[]) => unknown).call(t, breakText(config), ...rest);
+        if (prop === 'connect' && typeof value === 'function')
+          return async () =>
+            withBrokenQuery((await (value as () => Promise<object>).call(t)) as object);
+        return typeof value === 'function'
+          ? (value as (...a: unknown[]) => unknown).bind(t)
+          : value;
+      },
+    });
+  return withBrokenQuery(pool);
 }
 
 // Only an unavailable store is a retryable 503; a store bug (a SQL error) is a 500, so
 // that it is seen rather than retried (billing/pg-errors.ts, contract §16.6).
 it('a SQL error in the store is 500 internal_server_error, not 503 metering_unavailable', async () => {
   const id = makeRecord().id;
-  const app = await serve({ ...ctx.deps, pool: poolWithBrokenRecordQuery(ctx.deps.pool) });
-  try {
-    const res = await fetch(`${app.url}/v1/opportunities/${id}`, { headers: { 'X-API-Key': key } });
+  const broken: string[] = [];
+  const app = await serve({ ...ctx.deps, pool: poolWithBrokenRecordQuery(ctx.deps.pool, broken) });
+  const detail = async (recordId: string) => {
+    const res = await fetch(`${app.url}/v1/opportunities/${recordId}`, {
+      headers: { 'X-API-Key': key },
+    });
     const body = (await res.json()) as { error: { code: string } };
     expect(res.status).toBe(500);
     expect(body.error.code).toBe('internal_server_error');
     expect(res.headers.get('retry-after')).toBeNull();
+  };
+  try {
+    // The record looked up on its own (the account's billing state not held yet).
+    await detail(id);
+    expect(broken.map((text) => text.includes('meter_deliver('))).toEqual([false]);
+    // Held after a charged page: the record read by the statement that charges it, which then
+    // charges nothing.
+    const page = await fetch(`${app.url}/v1/opportunities?limit=1`, {
+      headers: { 'X-API-Key': key },
+    });
+    expect(page.status).toBe(200);
+    const listed = ((await page.json()) as { data: { id: string }[] }).data.map((r) => r.id);
+    const other = stored.find((r) => !listed.includes(r.id));
+    const charged = await deliveries();
+    await detail(other?.id ?? '');
+    expect(await deliveries()).toBe(charged);
+    expect(broken.map((text) => text.includes('meter_deliver('))).toEqual([false, true]);
   } finally {
     await app.close();
   }
