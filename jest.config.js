@@ -27,13 +27,14 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
-  // Three workers on the 2 cores: an integration suite spends much of its time waiting (on
-  // Postgres, OpenSearch, child processes, the browser), and a third worker fills those waits. The
-  // integration project took 103-105 s with 3 workers against 125 s with 2, back to back at a load
-  // average of 4-10; 4 workers took 163 s (docs/testing.md, Suite time). The unit and fast
-  // projects alone never wait and run fastest with one worker per core: their npm scripts pass
-  // --maxWorkers=2.
-  maxWorkers: 3,
+  // Four workers on the 2 cores: an integration suite spends much of its time waiting (on
+  // Postgres, OpenSearch, child processes, the browser), and the extra workers fill those waits.
+  // Back to back on the AMD machine of 2026-11-27, jest alone: 119.7 s with 4 against 133.6 s with
+  // 3, then 130.7 s with 4 against 138.7 s with 3 in the other order; 6 workers took 131.7 s. (On
+  // the Intel machine of the session before, 4 took 193 s against 177 s with 3 while the load rose:
+  // docs/testing.md, Suite time.) The unit and fast projects alone never wait and run fastest with
+  // one worker per core: their npm scripts pass --maxWorkers=2.
+  maxWorkers: 4,
   // Integration tests start processes (CLI, built server, browser) and talk to real services. On a
   // loaded 2-core machine one CLI child process takes 15 s, so a minute was too tight; a hang still
   // ends the run. The unit tests never come close.
