@@ -21,6 +21,8 @@ interface Engine {
   mget: (ids: string[]) => Promise<unknown>;
   mgets: number;
   mappings?: number;
+  /** Every search's parameters but its body. */
+  searches?: Record<string, unknown>[];
 }
 
 function fakeClient(engine: Engine): Client {
@@ -33,7 +35,8 @@ function fakeClient(engine: Engine): Client {
         };
       },
     },
-    search: async ({ body }: { body: { stored_fields?: unknown } }) => {
+    search: async ({ body, ...params }: { body: { stored_fields?: unknown } }) => {
+      (engine.searches ??= []).push(params);
       if (!body.stored_fields) {
         // A search with the texts (query-builder.ts PAGE_SOURCE).
         const hits = docs.map((d) => ({
@@ -134,4 +137,15 @@ it('with no index generation known, a first page goes with its texts and asks no
   }
   expect(engine.mappings ?? 0).toBe(0);
   expect(engine.mgets).toBe(0);
+});
+
+it('page searches take the whole answer: no filter_path, which costs the engine more', async () => {
+  const engine: Engine = { mgets: 0, mget: async () => ({ docs: [] }) };
+  const index = indexOver(engine);
+  // A first page (digests, then its texts) and a page that follows a cursor (texts in the search).
+  await index.page(query({ country: 'DE' }));
+  const next = await index.page({ ...query({ country: 'DE' }), searchAfter: [4000, 'z'] });
+  expect(next.records.map((r) => r.id)).toEqual(['a', 'b']);
+  expect(engine.searches).toHaveLength(2);
+  for (const params of engine.searches ?? []) expect(params).not.toHaveProperty('filter_path');
 });
