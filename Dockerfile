@@ -30,4 +30,6 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
 # exec form: node is PID 1 and receives SIGTERM itself, so it drains (decisions 10). With
 # API_PROCESSES set (e.g. auto: one per core) this node is the primary of that many API processes
 # on PORT and drains them all on SIGTERM (docs/operations.md, "Several API processes per host").
-CMD ["node", "dist/main.js"]
+# The node flags are package.json's start:prod ones (a larger young generation: docs/operations.md,
+# "Memory"); test/unit/deploy-files.test.ts keeps the two the same.
+CMD ["node", "--max-semi-space-size=64", "dist/main.js"]

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { childrenOf } from './proc';
@@ -55,6 +55,14 @@ async function waitReady(
   return false;
 }
 
+/** The flags between `node` and the entry in package.json's start:prod script. */
+function startProdFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return (pkg.scripts['start:prod'] ?? '').split(' ').filter((word) => word.startsWith('--'));
+}
+
 function compiledEntry(): string | null {
   const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   if (built.status !== 0) return null;
@@ -74,7 +82,9 @@ export async function startApi(
   const url = `http://127.0.0.1:${port}`;
   const entry = compiledEntry();
   const attempts: Array<{ mode: string; args: string[] }> = [];
-  if (entry) attempts.push({ mode: `node ${entry} (compiled)`, args: [entry] });
+  // The node flags of `npm run start:prod` (and of the image's CMD): the bench measures what runs.
+  const args = entry ? [...startProdFlags(), entry] : [];
+  if (entry) attempts.push({ mode: `node ${args.join(' ')} (compiled)`, args });
   attempts.push({
     mode: 'node --require tsx/cjs src/main.ts (compiled build not runnable)',
     args: ['--require', 'tsx/cjs', 'src/main.ts'],
