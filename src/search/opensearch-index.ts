@@ -128,8 +128,14 @@ export class OpenSearchIndex implements OpportunityIndex {
       return { records, positions, hits: hits.length };
     };
     // An unseen_only page carries the account's deliveries and changes with every delivery:
-    // caching it would only fill memory with single-use entries.
-    const page = excluded.length ? await load() : await this.cached('pages', body, load);
+    // caching it would only fill memory with single-use entries. A page after a cursor is kept
+    // once it is asked for again: a client walking its cursor asks each page once, and its walk
+    // would otherwise push the first pages that dashboards and agents repeat out of the cache.
+    const page = excluded.length
+      ? await load()
+      : await this.cached('pages', body, load, {
+          admit: query.searchAfter ? 'repeated' : 'first',
+        });
     return {
       records: page.records,
       positions: page.positions,
@@ -241,7 +247,7 @@ export class OpenSearchIndex implements OpportunityIndex {
         const res = await searchCall(() => this.client.count({ index: this.alias, body }));
         return res.body.count;
       },
-      key,
+      { key },
     );
   }
 
@@ -298,7 +304,7 @@ export class OpenSearchIndex implements OpportunityIndex {
           ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
         };
       },
-      key,
+      { key },
     );
   }
 
@@ -337,11 +343,11 @@ export class OpenSearchIndex implements OpportunityIndex {
     kind: K,
     body: object,
     load: () => Promise<CachedValue<K>>,
-    key?: string,
+    { key, admit }: { key?: string; admit?: 'first' | 'repeated' } = {},
   ): Promise<CachedValue<K>> {
     if (!this.cache || this.cache.client !== this.client) return load();
     const cache = this.cache[kind] as ResultCache<CachedValue<K>>;
-    return cache.get(key ?? JSON.stringify(body), load);
+    return cache.get(key ?? JSON.stringify(body), load, { admit });
   }
 }
 

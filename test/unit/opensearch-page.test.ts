@@ -149,3 +149,14 @@ it('page searches take the whole answer: no filter_path, which costs the engine 
   expect(engine.searches).toHaveLength(2);
   for (const params of engine.searches ?? []) expect(params).not.toHaveProperty('filter_path');
 });
+
+it('a page after a cursor is kept once asked again; a first page at once', async () => {
+  const engine: Engine = { mgets: 0, mget: async () => ({ docs: [] }) };
+  const index = indexOver(engine);
+  const after = { ...query({ country: 'FR' }), searchAfter: [4000, 'z'] as [number, string] };
+  for (let i = 0; i < 3; i++) await index.page(after);
+  expect(engine.searches).toHaveLength(2);
+  const first = query({ country: 'IT' });
+  for (let i = 0; i < 2; i++) await index.page(first);
+  expect(engine.searches).toHaveLength(3);
+});

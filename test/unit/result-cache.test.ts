@@ -62,3 +62,36 @@ it('an entry older than maxAgeMs is loaded again', async () => {
   await cache.get('a', load(1));
   expect(await cache.get('a', load(2))).toBe(2);
 });
+
+describe("admit: 'repeated' (pages after a cursor)", () => {
+  const repeated = { admit: 'repeated' as const };
+
+  it('stores a key the second time it is loaded, and serves it from then on', async () => {
+    const { cache, load, loads } = setup();
+    expect(await cache.get('p', load(1), repeated)).toBe(1);
+    expect(await cache.get('p', load(2), repeated)).toBe(2);
+    expect(await cache.get('p', load(3), repeated)).toBe(2);
+    expect(loads()).toBe(2);
+  });
+
+  it('a walk of keys asked once each does not push out what is asked again', async () => {
+    const { cache, load, loads } = setup(2);
+    await cache.get('first', load(1));
+    await cache.get('other', load(2));
+    for (let i = 0; i < 50; i++) await cache.get(`walk-${i}`, load(100 + i), repeated);
+    expect(loads()).toBe(52);
+    expect(await cache.get('first', load(9))).toBe(1);
+    expect(await cache.get('other', load(9))).toBe(2);
+    expect(loads()).toBe(52);
+  });
+
+  it('remembers a bounded number of keys asked once', async () => {
+    // maxEntries 2: 8 keys asked once are remembered; the ninth pushes the first out.
+    const { cache, load, loads } = setup(2);
+    for (let i = 0; i < 9; i++) await cache.get(`k${i}`, load(i), repeated);
+    await cache.get('k0', load(10), repeated); // forgotten: asked once again
+    await cache.get('k8', load(11), repeated); // remembered: stored now
+    expect(await cache.get('k8', load(12), repeated)).toBe(11);
+    expect(loads()).toBe(11);
+  });
+});
