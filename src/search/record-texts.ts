@@ -16,7 +16,7 @@ const WEIGHT = 0.05;
  * follow a cursor read their texts from the engine and keep none: a walk deep into results
  * mostly meets records no page showed lately, and keeping them would only churn the cache (each
  * kept record outlives the young generation, and its eviction is then the old generation's work);
- * a page asked again within a minute is the result cache's anyway. A text is
+ * a cursor page that clients keep asking for is the result cache's (once asked twice). A text is
  * served only under its own SHA-256 digest, so it is exactly what the index holds: a record
  * changed or reindexed since is a miss, never a stale answer.
  */
