@@ -4,6 +4,7 @@ import { IndexGeneration } from './generation';
 import type { Opportunity } from '../domain/record';
 import type { AggregateResult } from './opportunity-index';
 import type { SearchAfter } from './query-builder';
+import { ReadAhead } from './read-ahead';
 import { RecordTexts } from './record-texts';
 import { ResultCache } from './result-cache';
 
@@ -25,6 +26,8 @@ export interface SearchCache {
   generation: IndexGeneration;
   counts: ResultCache<number>;
   pages: ResultCache<PageHit>;
+  /** Pages after a cursor read ahead of their requests, each served once (read-ahead.ts). */
+  readAhead?: ReadAhead<PageHit>;
   /** Histograms and rate statistics (contract §10.4, §10.5), as read: a few hundred numbers each. */
   aggregates: ResultCache<AggregateResult>;
   /** The records' texts by id and digest (record-texts.ts); absent when RECORD_CACHE_MB is 0. */
@@ -32,7 +35,8 @@ export interface SearchCache {
 }
 
 // Bounds: a count is a number (10,000 entries are well under a megabyte); a page of 26 hits with
-// their records is tens of kilobytes, so 500 pages keep the process well within its memory budget.
+// their records is tens of kilobytes, so 500 pages keep the process well within its memory budget;
+// as do 300 pages read ahead: three each for a hundred walks at once.
 const MAX_AGE_MS = 60_000;
 
 export function createSearchCache(
@@ -49,6 +53,7 @@ export function createSearchCache(
     generation,
     counts: new ResultCache<number>(generation, { maxEntries: 10_000, maxAgeMs: MAX_AGE_MS }),
     pages: new ResultCache<PageHit>(generation, { maxEntries: 500, maxAgeMs: MAX_AGE_MS }),
+    readAhead: new ReadAhead<PageHit>(generation, { maxPages: 300, maxAgeMs: MAX_AGE_MS }),
     aggregates: new ResultCache<AggregateResult>(generation, {
       maxEntries: 1000,
       maxAgeMs: MAX_AGE_MS,
