@@ -2,6 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import { parseRestQuery } from '../../src/domain/filters';
 import { recordDigest } from '../../src/domain/record-text';
 import { OpenSearchIndex } from '../../src/search/opensearch-index';
+import { ReadAhead } from '../../src/search/read-ahead';
 import { RecordTexts } from '../../src/search/record-texts';
 import { ResultCache } from '../../src/search/result-cache';
 import type { SearchCache } from '../../src/search/search-cache';
@@ -23,6 +24,8 @@ interface Engine {
   mappings?: number;
   /** Every search's parameters but its body. */
   searches?: Record<string, unknown>[];
+  /** Every search's size. */
+  sizes?: number[];
 }
 
 function fakeClient(engine: Engine): Client {
@@ -35,8 +38,9 @@ function fakeClient(engine: Engine): Client {
         };
       },
     },
-    search: async ({ body, ...params }: { body: { stored_fields?: unknown } }) => {
+    search: async ({ body, ...params }: { body: { stored_fields?: unknown; size: number } }) => {
       (engine.searches ??= []).push(params);
+      (engine.sizes ??= []).push(body.size);
       if (!body.stored_fields) {
         // A search with the texts (query-builder.ts PAGE_SOURCE).
         const hits = docs.map((d) => ({
@@ -72,6 +76,7 @@ function indexOver(engine: Engine, known: string | null = '1'): OpenSearchIndex 
     generation,
     counts: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
     pages: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
+    readAhead: new ReadAhead(generation, { maxPages: 10, maxAgeMs: 60_000 }),
     aggregates: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
     texts: new RecordTexts(1_000_000),
   } as unknown as SearchCache;
@@ -159,4 +164,29 @@ it('a page after a cursor is kept once asked again; a first page at once', async
   const first = query({ country: 'IT' });
   for (let i = 0; i < 2; i++) await index.page(first);
   expect(engine.searches).toHaveLength(3);
+});
+
+it('a page after a cursor reads the next pages ahead, each found by the cursor its page ends at', async () => {
+  const engine: Engine = { mgets: 0, mget: async () => ({ docs: [] }) };
+  const index = indexOver(engine);
+  const walk = { ...query({ country: 'NL' }), limit: 1 };
+  // One record a page: the search asks for 100 hits and one more; the engine has three.
+  const second = await index.page({ ...walk, searchAfter: [4000, 'z'] });
+  expect(second.records.map((r) => r.id)).toEqual(['a']);
+  expect(second.hasMore).toBe(true);
+  expect(engine.sizes).toEqual([101]);
+  // The next pages come from that search, under the positions their cursors carry.
+  const third = await index.page({ ...walk, searchAfter: second.positions[0] });
+  const fourth = await index.page({ ...walk, searchAfter: third.positions[0] });
+  expect([third, fourth].map((p) => [p.records.map((r) => r.id), p.hasMore])).toEqual([
+    [['b'], true],
+    [['c'], false],
+  ]);
+  expect(engine.sizes).toEqual([101]);
+  // Served once: the same cursor again searches (for a page of its own and those after it).
+  await index.page({ ...walk, searchAfter: second.positions[0] });
+  expect(engine.sizes).toEqual([101, 101]);
+  // A page size of 60 reads nothing ahead.
+  await index.page({ ...walk, limit: 60, searchAfter: [4000, 'z'] });
+  expect(engine.sizes).toEqual([101, 101, 61]);
 });
