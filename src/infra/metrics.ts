@@ -84,6 +84,13 @@ const recordTextsHeld = new Gauge({
   registers: [registry],
 });
 
+const pagesReadAhead = new Counter({
+  name: 'list_pages_read_ahead_total',
+  help: 'Pages after a cursor read ahead of their requests: kept by a search, or served from memory.',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 /** Where an ApiError came from, when an upstream failed (contract §20.3). */
 const UPSTREAM_OF: Partial<Record<ApiError['code'], Upstream>> = {
   search_unavailable: 'opensearch',
@@ -127,6 +134,11 @@ export const metrics = {
     if (fromMemory > 0) recordTexts.inc({ source: 'memory' }, fromMemory);
     if (fromEngine > 0) recordTexts.inc({ source: 'engine' }, fromEngine);
     recordTextsHeld.set(heldCharacters);
+  },
+
+  /** Pages read ahead of a cursor walk (search/read-ahead.ts): kept by a search, or served. */
+  pagesReadAhead(outcome: 'kept' | 'served', pages = 1): void {
+    if (pages > 0) pagesReadAhead.inc({ outcome }, pages);
   },
 
   /** Called on each rate-limit call when Redis is configured: did Redis answer it? */

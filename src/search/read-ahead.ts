@@ -1,5 +1,6 @@
 import type { IndexGeneration } from './generation';
 import { Lru } from '../infra/lru';
+import { metrics } from '../infra/metrics';
 
 // Read-ahead for cursor walks. A client that follows a cursor almost always asks for the next page
 // too (a sync job walks to the end), and part of the engine's cost of a keyset page is finding
@@ -56,7 +57,10 @@ export class ReadAhead<T> {
     const held = this.pages.get(key);
     if (held) {
       this.pages.delete(key);
-      if (Date.now() - held.at < this.options.maxAgeMs) return held.page;
+      if (Date.now() - held.at < this.options.maxAgeMs) {
+        metrics.pagesReadAhead('served');
+        return held.page;
+      }
     }
     const [first, ...following] = await read();
     if (!first) throw new Error('read-ahead: a search gave no page');
@@ -66,6 +70,7 @@ export class ReadAhead<T> {
       if (this.source.current() === generation) {
         const at = Date.now();
         for (const { key: next, page } of following) this.pages.set(next, { page, at });
+        metrics.pagesReadAhead('kept', following.length);
       }
     }
     return first.page;

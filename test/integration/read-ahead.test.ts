@@ -30,6 +30,20 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** The read-ahead's counters of /metrics (src/infra/metrics.ts). */
+async function readAheadMetrics(): Promise<{ kept: number; served: number }> {
+  const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
+  const value = (outcome: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`list_pages_read_ahead_total{outcome="${outcome}"}`))
+        ?.split(' ')
+        .pop() ?? 0,
+    );
+  return { kept: value('kept'), served: value('served') };
+}
+
 async function used(key: string): Promise<number> {
   const res = await get(ctx.baseUrl, '/v1/usage', { key });
   expect(res.status).toBe(200);
@@ -54,6 +68,7 @@ async function walkSized(
 }
 
 it('one search serves the pages after a cursor, each charged once, as a walk without it would', async () => {
+  const before = await readAheadMetrics();
   const { walked, sizes, reader } = await walkSized(
     'limit=10&published_after=2026-01-01T00:00:00Z',
   );
@@ -63,6 +78,8 @@ it('one search serves the pages after a cursor, each charged once, as a walk wit
   // hold pages two to five: those three ask the engine nothing.
   expect(walked.ways.slice(1)).toEqual([['texts'], [], [], []]);
   expect(sizes.slice(1)).toEqual([101]);
+  const after = await readAheadMetrics();
+  expect([after.kept - before.kept, after.served - before.served]).toEqual([3, 3]);
   expect(await used(reader.key)).toBe(45);
 
   // Each record served is the record the first page of a list holding all of them serves.
