@@ -5,7 +5,7 @@ import { createApiKey } from '../src/store/api-key-repo';
 import { importerCrash } from './faults/importer-crash';
 import { attackMix } from './faults/attack-mix';
 import { checkLedger } from './faults/ledger';
-import { Load, failed, sleep, summarize, type Sample } from './faults/load';
+import { Load, failed, reportedDeliveries, sleep, summarize, type Sample } from './faults/load';
 import {
   ApiInstance,
   PrivateRedis,
@@ -241,14 +241,17 @@ async function attackMixFault({ instances, pool }: World): Promise<void> {
  * One node of the three stops. The cluster load (instances that list all three nodes) goes on, a
  * bounded number of errors at most; an instance that knows only the stopped node (what a single
  * node's outage looks like; the shared single node itself is never stopped) answers 503
- * search_unavailable fast, charges nothing, and serves again once the node is back, without a
+ * search_unavailable fast for what needs the engine, charges nothing for it (only what it serves
+ * from memory meanwhile, as those answers say), and serves again once the node is back, without a
  * restart.
  */
 async function searchNodeFaults({ load, nodes, apiEnv, pool }: World): Promise<void> {
   const single = new ApiInstance(await freePort(), apiEnv(nodes[2] ?? ''));
   await within(300_000, 'single-node instance ready', single.start());
-  // An account only this instance serves: what it is charged while its node is down must be 0.
-  // It can pay (an allowance and a balance), so that a refusal while down is the outage's alone.
+  // An account only this instance serves: while its node is down, it is charged for what the
+  // answers served from memory (pages read ahead of a walk, the result cache) said they delivered,
+  // and for nothing else. It can pay (an allowance and a balance), so that a refusal while down is
+  // the outage's alone.
   const own = await newKey(pool, {
     plan: 'builder',
     allowance_override: 100_000,
@@ -268,11 +271,20 @@ async function searchNodeFaults({ load, nodes, apiEnv, pool }: World): Promise<v
     const t0 = Date.now();
     await opensearchCluster('stop-node', '3');
     await sleep(1000);
+    const countedFrom = Date.now();
     const deliveredAtStop = await deliveries(pool, own.id);
     const downFrom = Date.now();
     await sleep(9000);
     const singleDown = singleLoad.since(downFrom);
+    const countedTo = Date.now();
     const deliveredDuringOutage = (await deliveries(pool, own.id)) - deliveredAtStop;
+    const countedUntil = Date.now();
+    const answeredDelivering = reportedDeliveries(singleLoad.samples, {
+      countedFrom,
+      downFrom,
+      countedTo,
+      countedUntil,
+    });
     const cursors = await load.replayCursors(20);
     const t1 = Date.now();
     const restarting = opensearchCluster('start-node', '3');
@@ -323,7 +335,9 @@ async function searchNodeFaults({ load, nodes, apiEnv, pool }: World): Promise<v
       'search unreachable (single-node view)',
       allUnavailable &&
         longestDown <= SEARCH_TIMEOUT_MS + 1500 &&
-        deliveredDuringOutage === 0 &&
+        deliveredDuringOutage >= answeredDelivering.least &&
+        deliveredDuringOutage <= answeredDelivering.most &&
+        answeredDelivering.byRefusals === 0 &&
         ledger.holds,
       {
         ...figures(singleLoad.since(t0)),
@@ -331,6 +345,7 @@ async function searchNodeFaults({ load, nodes, apiEnv, pool }: World): Promise<v
         longestWhileDownMs: longestDown,
         boundMs: SEARCH_TIMEOUT_MS + 1500,
         deliveriesRecordedWhileDown: deliveredDuringOutage,
+        deliveriesAnsweredWhileDown: answeredDelivering,
         timeToRecoverMsAfterStartNode: singleRecover,
         ledger: ledger.violations,
       },

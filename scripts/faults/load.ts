@@ -9,6 +9,8 @@ export interface Sample {
   status: number;
   code: string | undefined;
   ms: number;
+  /** New opportunities the answer says it delivered (X-Service-New-Opportunity-Count; 0 if none). */
+  delivered: number;
 }
 
 export interface LoadOptions {
@@ -136,6 +138,7 @@ export class Load {
     let status = 0;
     let code: string | undefined;
     let body: unknown = null;
+    let delivered = 0;
     try {
       const res = await fetch(`${this.options.baseUrl()}${path}`, {
         ...init,
@@ -147,6 +150,7 @@ export class Load {
         signal: AbortSignal.timeout(this.options.hangMs ?? 30_000),
       });
       status = res.status;
+      delivered = Number(res.headers.get('X-Service-New-Opportunity-Count') ?? 0);
       body = await res.json().catch(() => null);
       code = (body as { error?: { code?: string } } | null)?.error?.code;
       const tool = body as {
@@ -158,9 +162,33 @@ export class Load {
       code = name === 'TimeoutError' ? 'hang' : 'network';
     }
     if (op === 'cursor-replay' && status !== 200) this.cursorFailures++;
-    this.samples.push({ at: started, op, status, code, ms: Date.now() - started });
+    this.samples.push({ at: started, op, status, code, ms: Date.now() - started, delivered });
     return { status, body };
   }
+}
+
+/**
+ * What the answers of an outage said they delivered, against the deliveries counted in Postgres
+ * between two reads (the first from countedFrom until downFrom, the second from countedTo until
+ * countedUntil): `least` from the answers that surely fell between the reads, `most` from every
+ * answer that may have, and `byRefusals` from the answers that were not 200 (it must be 0:
+ * nothing is charged for a refused request, contract §20.5).
+ */
+export function reportedDeliveries(
+  samples: Sample[],
+  window: { countedFrom: number; downFrom: number; countedTo: number; countedUntil: number },
+): { least: number; most: number; byRefusals: number } {
+  const sum = (of: Sample[]) => of.reduce((n, s) => n + s.delivered, 0);
+  const ended = (s: Sample) => s.at + s.ms;
+  return {
+    least: sum(samples.filter((s) => s.at >= window.downFrom && ended(s) <= window.countedTo)),
+    most: sum(samples.filter((s) => ended(s) >= window.countedFrom && s.at <= window.countedUntil)),
+    byRefusals: sum(
+      samples.filter(
+        (s) => s.status !== 200 && s.at >= window.downFrom && s.at <= window.countedTo,
+      ),
+    ),
+  };
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
