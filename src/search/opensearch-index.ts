@@ -399,9 +399,16 @@ interface PageRecordHit {
  */
 const READ_AHEAD_HITS = 100;
 
+/**
+ * At most this many pages from one search, its own included: a walk of pages of two records would
+ * otherwise keep 49 of the 300 pages a process holds ahead, and six such walks would push each
+ * other's pages out before they were asked for.
+ */
+const MAX_PAGES_AHEAD = 10;
+
 /** How many pages of `limit` records one search reads for a page after a cursor. */
 function pagesAhead(limit: number): number {
-  return Math.max(1, Math.floor(READ_AHEAD_HITS / limit));
+  return Math.max(1, Math.min(MAX_PAGES_AHEAD, Math.floor(READ_AHEAD_HITS / limit)));
 }
 
 /** A page from its hits, the one past it included (when there is one). */
