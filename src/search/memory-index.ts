@@ -108,7 +108,6 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
       records: page.map((e) => storedRecord(e.doc.id, e.doc.record_json, e.doc.record_digest)),
       positions: page.map((e) => [...e.position] as SearchAfter),
       hasMore: hits.length > query.limit,
-      fromCache: false,
     };
   }
 

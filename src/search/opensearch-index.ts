@@ -112,9 +112,7 @@ export class OpenSearchIndex implements OpportunityIndex {
       excluded,
     });
     const key = JSON.stringify(body);
-    let loaded = false;
     const load = async (): Promise<PageHit> => {
-      loaded = true;
       const ahead = this.ownCache()?.readAhead;
       if (query.searchAfter && !excluded.length && ahead && pagesAhead(query.limit) > 1) {
         return ahead.get(key, () => this.readAhead(body, query));
@@ -141,7 +139,6 @@ export class OpenSearchIndex implements OpportunityIndex {
       records: page.records,
       positions: page.positions,
       hasMore: page.hits > query.limit,
-      fromCache: !loaded,
     };
   }
 

@@ -29,8 +29,6 @@ export interface PageHits {
   positions: SearchAfter[];
   /** A record follows the last one returned. */
   hasMore: boolean;
-  /** Served from a result cache: someone asked for this page lately. */
-  fromCache: boolean;
 }
 
 /** Count facets of contract §10.2: the top buckets of one or two dimensions and what they leave out. */

@@ -15,8 +15,6 @@ export interface Page {
   start: SearchAfter;
   /** The filter digest the page's cursors are bound to. */
   digest: string;
-  /** Served from the search cache: someone asked for this page lately, likely this account. */
-  fromCache: boolean;
 }
 
 /**
@@ -58,6 +56,5 @@ export async function searchPage(
     positions: hits.positions,
     start: searchAfter ?? startPosition(request.filter.sort),
     digest,
-    fromCache: hits.fromCache,
   };
 }
