@@ -136,7 +136,7 @@ export const metrics = {
     recordTextsHeld.set(heldCharacters);
   },
 
-  /** Pages read ahead of a cursor walk (search/read-ahead.ts): kept by a search, or served. */
+  /** Pages read ahead of a cursor walk (OpenSearchIndex.readAhead): kept by a search, or served. */
   pagesReadAhead(outcome: 'kept' | 'served', pages = 1): void {
     if (pages > 0) pagesReadAhead.inc({ outcome }, pages);
   },

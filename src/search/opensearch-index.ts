@@ -31,7 +31,6 @@ import {
   type ListSearchBody,
   type SearchAfter,
 } from './query-builder';
-import type { PageAhead } from './read-ahead';
 import type { ResultCache } from './result-cache';
 import type { PageHit, SearchCache } from './search-cache';
 
@@ -115,7 +114,9 @@ export class OpenSearchIndex implements OpportunityIndex {
     const load = async (): Promise<PageHit> => {
       const ahead = this.ownCache()?.readAhead;
       if (query.searchAfter && !excluded.length && ahead && pagesAhead(query.limit) > 1) {
-        return ahead.get(key, () => this.readAhead(body, query));
+        const { value, taken, kept } = await ahead.take(key, () => this.readAhead(body, query));
+        metrics.pagesReadAhead(taken ? 'served' : 'kept', taken ? 1 : kept);
+        return value;
       }
       // First pages only (record-texts.ts): a page that follows a cursor reads its texts.
       const texts = query.searchAfter ? undefined : await this.recordTexts();
@@ -127,7 +128,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     // An unseen_only page carries the account's deliveries and changes with every delivery:
     // caching it would only fill memory with single-use entries (nor is it read ahead). A page
     // after a cursor is kept once it is asked for again: a client walking its cursor asks each
-    // page once (read ahead, read-ahead.ts), and its walk would otherwise push the first pages
+    // page once (read ahead: readAhead below), and its walk would otherwise push the first pages
     // that dashboards and agents repeat out of the cache.
     const page = excluded.length
       ? await load()
@@ -143,16 +144,25 @@ export class OpenSearchIndex implements OpportunityIndex {
   }
 
   /**
-   * A page after a cursor and the pages after it, from one search (read-ahead.ts): each page under
-   * the key of the request that will ask for it, the one whose cursor holds the position of the
-   * page before's last record. Never for unseen_only (its pages change with each delivery). The
-   * walk's texts are not kept (record-texts.ts).
+   * A page after a cursor and the pages after it, from one search: each page under the key of the
+   * request that will ask for it, the one whose cursor holds the position of the page before's
+   * last record. A client that follows a cursor almost always asks for the next page too (a sync
+   * job walks to the end), and part of the engine's cost of a keyset page is finding where it
+   * starts, whatever its size: on the bench's index, 25 records with their texts cost it 2.25 ms of
+   * CPU in searches of 26 hits and 1.75 ms in searches of 101 (docs/benchmarks.md, Read-ahead).
+   * The pages are kept in the search cache's `readAhead` (ResultCache.take): under the generation
+   * read before the search, all dropped at any change of the index, each served once, so that a
+   * walk never pushes out what others repeat. Never for unseen_only (its pages change with each
+   * delivery). The walk's texts are not kept (record-texts.ts).
    */
-  private async readAhead(body: ListSearchBody, query: PageQuery): Promise<PageAhead<PageHit>[]> {
+  private async readAhead(
+    body: ListSearchBody,
+    query: PageQuery,
+  ): Promise<Array<{ key: string; value: PageHit }>> {
     const { limit } = query;
     const count = pagesAhead(limit);
     const hits = await this.hitsWithTexts({ ...body, size: limit * count + 1 }, query.filter);
-    const pages = [{ key: JSON.stringify(body), page: pageHit(hits, limit) }];
+    const pages = [{ key: JSON.stringify(body), value: pageHit(hits, limit) }];
     for (let start = limit; start < hits.length && pages.length < count; start += limit) {
       const before = hits.slice(start - limit, start);
       // A hit without a text is left out of its page, whose cursor then ends before this cut.
@@ -165,7 +175,7 @@ export class OpenSearchIndex implements OpportunityIndex {
       });
       pages.push({
         key: JSON.stringify(next),
-        page: pageHit(hits.slice(start, start + limit + 1), limit),
+        value: pageHit(hits.slice(start, start + limit + 1), limit),
       });
     }
     return pages;
@@ -390,7 +400,7 @@ interface PageRecordHit {
 }
 
 /**
- * How many hits a page after a cursor reads, its own included (read-ahead.ts). Past a hundred the
+ * How many hits a page after a cursor reads, its own included (readAhead). Past a hundred the
  * engine saves little more per record (1.75 ms per 25 at 101 hits, 1.63 at 201), while the search
  * that reads ahead makes its page wait longer (10.6 against 19.1 ms: docs/benchmarks.md).
  */

@@ -4,7 +4,6 @@ import { IndexGeneration } from './generation';
 import type { Opportunity } from '../domain/record';
 import type { AggregateResult } from './opportunity-index';
 import type { SearchAfter } from './query-builder';
-import { ReadAhead } from './read-ahead';
 import { RecordTexts } from './record-texts';
 import { ResultCache } from './result-cache';
 
@@ -26,8 +25,11 @@ export interface SearchCache {
   generation: IndexGeneration;
   counts: ResultCache<number>;
   pages: ResultCache<PageHit>;
-  /** Pages after a cursor read ahead of their requests, each served once (read-ahead.ts). */
-  readAhead?: ReadAhead<PageHit>;
+  /**
+   * Pages after a cursor read ahead of their requests, each served once (ResultCache.take;
+   * OpenSearchIndex.readAhead).
+   */
+  readAhead?: ResultCache<PageHit>;
   /** Histograms and rate statistics (contract §10.4, §10.5), as read: a few hundred numbers each. */
   aggregates: ResultCache<AggregateResult>;
   /** The records' texts by id and digest (record-texts.ts); absent when RECORD_CACHE_MB is 0. */
@@ -53,7 +55,7 @@ export function createSearchCache(
     generation,
     counts: new ResultCache<number>(generation, { maxEntries: 10_000, maxAgeMs: MAX_AGE_MS }),
     pages: new ResultCache<PageHit>(generation, { maxEntries: 500, maxAgeMs: MAX_AGE_MS }),
-    readAhead: new ReadAhead<PageHit>(generation, { maxPages: 300, maxAgeMs: MAX_AGE_MS }),
+    readAhead: new ResultCache<PageHit>(generation, { maxEntries: 300, maxAgeMs: MAX_AGE_MS }),
     aggregates: new ResultCache<AggregateResult>(generation, {
       maxEntries: 1000,
       maxAgeMs: MAX_AGE_MS,

@@ -4,7 +4,7 @@ import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { get, newReader, type Reader } from '../support/read-http';
 
-// A page after a cursor reads the pages after it in the same search (search/read-ahead.ts): a walk
+// A page after a cursor reads the pages after it in the same search (OpenSearchIndex.readAhead): a walk
 // by cursor asks the engine once per hundred hits, not once per page. What it serves must be what
 // a walk without read-ahead serves: the same records in the same order, each charged once, and a
 // change of the index made between two pages seen by the next page at once.

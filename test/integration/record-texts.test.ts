@@ -137,7 +137,7 @@ it('pages that follow a cursor read their texts and keep none', async () => {
     expect(ids).toEqual(expectedIds);
     // The first page by digest (its three texts read once: the second walk holds them)...
     expect(ways[0]).toEqual(second === '59' ? ['digests', 'mget'] : ['digests']);
-    // ...the pages after it with their texts, from one search that reads ahead (read-ahead.ts),
+    // ...the pages after it with their texts, from one search that reads ahead (readAhead),
     // kept by nobody: the second walk reads them again.
     expect(ways.slice(1)).toEqual([['texts'], ...Array.from({ length: 8 }, () => [])]);
   }

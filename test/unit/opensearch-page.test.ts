@@ -2,7 +2,6 @@ import type { Client } from '@opensearch-project/opensearch';
 import { parseRestQuery } from '../../src/domain/filters';
 import { recordDigest } from '../../src/domain/record-text';
 import { OpenSearchIndex } from '../../src/search/opensearch-index';
-import { ReadAhead } from '../../src/search/read-ahead';
 import { RecordTexts } from '../../src/search/record-texts';
 import { ResultCache } from '../../src/search/result-cache';
 import type { SearchCache } from '../../src/search/search-cache';
@@ -76,7 +75,7 @@ function indexOver(engine: Engine, known: string | null = '1'): OpenSearchIndex 
     generation,
     counts: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
     pages: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
-    readAhead: new ReadAhead(generation, { maxPages: 10, maxAgeMs: 60_000 }),
+    readAhead: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
     aggregates: new ResultCache(generation, { maxEntries: 10, maxAgeMs: 60_000 }),
     texts: new RecordTexts(1_000_000),
   } as unknown as SearchCache;

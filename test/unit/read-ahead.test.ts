@@ -1,19 +1,27 @@
-import { ReadAhead, type PageAhead } from '../../src/search/read-ahead';
+import { ResultCache } from '../../src/search/result-cache';
 
-// Pages read ahead of a cursor walk (search/read-ahead.ts): each is served once, under the index
-// generation it was read in only, and nothing is kept while the generation is unknown or changes
-// during the search.
+// Pages read ahead of a cursor walk (ResultCache.take, OpenSearchIndex.readAhead): each is served
+// once, under the index generation it was read in only, and nothing is kept while the generation
+// is unknown or changes during the search.
+
+type Loaded = Array<{ key: string; value: string }>;
 
 function setup(maxPages = 100, maxAgeMs = 60_000) {
   const source = { generation: '0.1' as string | null, current: () => source.generation };
-  const ahead = new ReadAhead<string>(source, { maxPages, maxAgeMs });
+  const cache = new ResultCache<string>(source, { maxEntries: maxPages, maxAgeMs });
+  const ahead = {
+    get: async (key: string, load: () => Promise<Loaded>) => (await cache.take(key, load)).value,
+    get size() {
+      return cache.size;
+    },
+  };
   let searches = 0;
   /** A search whose first page is `first` and which reads `next` ahead. */
   const search =
     (first: string, ...next: string[]) =>
-    (): Promise<PageAhead<string>[]> => {
+    (): Promise<Loaded> => {
       searches++;
-      return Promise.resolve([first, ...next].map((page) => ({ key: page, page })));
+      return Promise.resolve([first, ...next].map((page) => ({ key: page, value: page })));
     };
   return { source, ahead, search, searches: () => searches };
 }
@@ -49,11 +57,11 @@ it('keeps nothing while the generation is unknown', async () => {
 
 it('keeps nothing read while the generation changed', async () => {
   const { source, ahead, searches } = setup();
-  const changing = (): Promise<PageAhead<string>[]> => {
+  const changing = (): Promise<Loaded> => {
     source.generation = '2.1';
     return Promise.resolve([
-      { key: 'p1', page: 'p1' },
-      { key: 'p2', page: 'p2' },
+      { key: 'p1', value: 'p1' },
+      { key: 'p2', value: 'p2' },
     ]);
   };
   expect(await ahead.get('p1', changing)).toBe('p1');
@@ -87,4 +95,13 @@ it('a search that fails keeps nothing and fails the request', async () => {
     'engine down',
   );
   expect(ahead.size).toBe(0);
+});
+
+it('says whether the page was taken and how many were kept', async () => {
+  const source = { current: () => '0.1' };
+  const cache = new ResultCache<string>(source, { maxEntries: 10, maxAgeMs: 60_000 });
+  const load = () =>
+    Promise.resolve(['p1', 'p2', 'p3'].map((page) => ({ key: page, value: page })));
+  expect(await cache.take('p1', load)).toEqual({ value: 'p1', taken: false, kept: 2 });
+  expect(await cache.take('p2', load)).toEqual({ value: 'p2', taken: true, kept: 0 });
 });
