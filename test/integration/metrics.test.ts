@@ -11,6 +11,7 @@ import { startHangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp as serve, type ServedApp } from '../support/serve-app';
 import { ROOMY } from '../support/factories';
+import { metricSample } from '../support/metric-sample';
 
 // GET /metrics: Prometheus text with requests, latency, deliveries and charges, upstream
 // failures, rate-limit refusals and the limiter fallback. The registry is per process, so every
@@ -38,19 +39,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** The value of one series (`name{labels}`) in the exposition, 0 when absent. */
-async function sample(name: string, labels: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${ctx.baseUrl}/metrics`);
-  expect(res.status).toBe(200);
-  const text = await res.text();
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelPart = line.slice(name.length).split(' ')[0] ?? '';
-    if (wanted.every((w) => labelPart.includes(w))) return Number(line.split(' ').pop());
-  }
-  return 0;
-}
+/** The value of one series (`name{labels}`) of this app's /metrics, 0 when absent. */
+const sample = (name: string, labels: Record<string, string> = {}) =>
+  metricSample(ctx.baseUrl, name, labels);
 
 const get = (url: string, apiKey?: string) =>
   fetch(url, { headers: apiKey ? { 'X-API-Key': apiKey } : {} });

@@ -2,6 +2,7 @@ import type { Opportunity } from '../../src/domain/record';
 import { engineReads, walk, type Walked } from '../support/engine-reads';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { metricSample } from '../support/metric-sample';
 import { get, newReader, type Reader } from '../support/read-http';
 
 // A page after a cursor reads the pages after it in the same search (OpenSearchIndex.readAhead): a walk
@@ -32,16 +33,9 @@ afterAll(() => ctx.close());
 
 /** The read-ahead's counters of /metrics (src/infra/metrics.ts). */
 async function readAheadMetrics(): Promise<{ kept: number; served: number }> {
-  const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
-  const value = (outcome: string) =>
-    Number(
-      text
-        .split('\n')
-        .find((line) => line.startsWith(`list_pages_read_ahead_total{outcome="${outcome}"}`))
-        ?.split(' ')
-        .pop() ?? 0,
-    );
-  return { kept: value('kept'), served: value('served') };
+  const counter = (outcome: string) =>
+    metricSample(ctx.baseUrl, 'list_pages_read_ahead_total', { outcome });
+  return { kept: await counter('kept'), served: await counter('served') };
 }
 
 async function used(key: string): Promise<number> {

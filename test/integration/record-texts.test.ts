@@ -3,6 +3,7 @@ import { liveFeatures } from '../../src/search/live-mapping';
 import { engineReads as readsOf, walk as walkOf } from '../support/engine-reads';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { metricSample } from '../support/metric-sample';
 import { aliasOnOlderIndex } from '../support/legacy-index';
 import { get, newReader, type Reader } from '../support/read-http';
 
@@ -17,19 +18,11 @@ let reader: Reader;
 
 /** The record-text figures of /metrics (src/infra/metrics.ts). */
 async function textMetrics(): Promise<{ memory: number; engine: number; held: number }> {
-  const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
-  const value = (prefix: string) =>
-    Number(
-      text
-        .split('\n')
-        .find((line) => line.startsWith(prefix))
-        ?.split(' ')
-        .pop() ?? 0,
-    );
+  const texts = (source: string) => metricSample(ctx.baseUrl, 'record_texts_total', { source });
   return {
-    memory: value('record_texts_total{source="memory"}'),
-    engine: value('record_texts_total{source="engine"}'),
-    held: value('record_texts_held_characters '),
+    memory: await texts('memory'),
+    engine: await texts('engine'),
+    held: await metricSample(ctx.baseUrl, 'record_texts_held_characters'),
   };
 }
 
