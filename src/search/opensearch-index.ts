@@ -168,11 +168,8 @@ export class OpenSearchIndex implements OpportunityIndex {
       // A hit without a text is left out of its page, whose cursor then ends before this cut.
       const last = before[before.length - 1];
       if (!last || before.some((hit) => !hit.record)) break;
-      const next = buildListSearchBody(query.filter, this.taxonomy, {
-        size: limit + 1,
-        searchAfter: position(last.sort),
-        liveOnly: query.liveOnly,
-      });
+      // The next request's body is this one's with the cursor's position (buildListSearchBody).
+      const next: ListSearchBody = { ...body, search_after: position(last.sort) };
       pages.push({
         key: JSON.stringify(next),
         value: pageHit(hits.slice(start, start + limit + 1), limit),
