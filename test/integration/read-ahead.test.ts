@@ -1,16 +1,23 @@
+import type { Socket } from 'node:net';
 import type { Opportunity } from '../../src/domain/record';
 import { engineReads, walk, type Walked } from '../support/engine-reads';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { metricSample } from '../support/metric-sample';
-import { get, newReader, type Reader } from '../support/read-http';
+import { expectError, get, newReader, type Reader } from '../support/read-http';
+import { startTcpForwarder } from '../support/tcp-forwarder';
 
-// A page after a cursor reads the pages after it in the same search (OpenSearchIndex.readAhead): a walk
-// by cursor asks the engine once per hundred hits, not once per page. What it serves must be what
-// a walk without read-ahead serves: the same records in the same order, each charged once, and a
-// change of the index made between two pages seen by the next page at once.
+// A page after a cursor reads the pages after it in the same search (OpenSearchIndex.readAhead):
+// a walk by cursor asks the engine once per hundred hits, not once per page. What it serves must be
+// what a walk without read-ahead serves: the same records in the same order, each charged once,
+// and a change of the index made between two pages seen by the next page at once. The app reaches
+// the engine through a forwarder the last test cuts (contract §20.5).
 
 let ctx: TestContext;
+let forwarder: Awaited<ReturnType<typeof startTcpForwarder>>;
+/** While true, the forwarder drops every connection to the engine, open or new. */
+let engineCut = false;
+const engineConnections = new Set<Socket>();
 
 /** 45 records, one a day; the list order is newest first. */
 const records = Array.from({ length: 45 }, (_, i) =>
@@ -23,13 +30,29 @@ const listed = [...records].reverse();
 const listedIds = listed.map((r) => r.id);
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  const engine = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
+  forwarder = await startTcpForwarder(Number(engine.port), engine.hostname, (client, upstream) => {
+    if (engineCut) {
+      client.destroy();
+      upstream.destroy();
+      return;
+    }
+    engineConnections.add(client);
+    client.on('close', () => engineConnections.delete(client));
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  ctx = await createTestContext({ OPENSEARCH_URL: `http://127.0.0.1:${forwarder.port}` });
   await storeAndIndex(ctx.deps, records);
   // Nothing is kept while the process knows no index generation (it listens from the first call).
   const generation = ctx.deps.searchCache?.generation;
   while (generation?.current() === null) await new Promise((r) => setTimeout(r, 20));
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  engineCut = false;
+  await ctx.close();
+  await forwarder.close();
+});
 
 /** The read-ahead's counters of /metrics (src/infra/metrics.ts). */
 async function readAheadMetrics(): Promise<{ kept: number; served: number }> {
@@ -136,4 +159,35 @@ it('an unseen_only walk is not read ahead: its pages change with each delivery',
   expect(walked.ids).toHaveLength(new Set(walked.ids).size);
   for (const way of walked.ways.slice(1) ?? []) expect(way).toContain('texts');
   expect(sizes.every((size) => size === 11)).toBe(true);
+});
+
+it('while the engine is unreachable, a page read ahead is served and charged; a search is refused, free', async () => {
+  const reader = await newReader(ctx.deps);
+  const list = (query: string) =>
+    get(ctx.baseUrl, `/v1/opportunities?${query}`, { key: reader.key });
+  const walking = 'limit=10&published_after=2026-01-05T00:00:00Z';
+  const first = await list(walking);
+  const cursor = (res: typeof first) =>
+    encodeURIComponent(
+      (res.body as { pagination: { next_cursor: string } }).pagination.next_cursor,
+    );
+  const second = await list(`${walking}&cursor=${cursor(first)}`); // reads pages three to five ahead
+  expect(second.status).toBe(200);
+
+  engineCut = true;
+  for (const connection of engineConnections) connection.destroy();
+  try {
+    const third = await list(`${walking}&cursor=${cursor(second)}`);
+    expect(third.status).toBe(200);
+    expect((third.body as { data: unknown[] }).data).toHaveLength(10);
+    expect(third.headers.get('x-service-new-opportunity-count')).toBe('10');
+    expect(third.headers.get('x-service-opportunity-used')).toBe('30');
+    // A page no memory holds needs the engine: 503, and nothing more is charged (contract §20.5).
+    const other = await list('limit=10&published_after=2026-01-06T00:00:00Z');
+    expectError(other, 503, 'search_unavailable');
+    expect(await used(reader.key)).toBe(30);
+  } finally {
+    engineCut = false;
+  }
+  expect((await list('limit=10&published_after=2026-01-06T00:00:00Z')).status).toBe(200);
 });
