@@ -12,7 +12,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
-      // issue 12: the real app over in-memory capabilities; no services, no globalSetup.
+      // The real app over in-memory capabilities (docs/architecture.md); no services, no globalSetup.
       displayName: 'fast',
       testEnvironment: 'node',
       transform,

@@ -43,7 +43,7 @@ CREATE TABLE opportunities (
   deleted_at       timestamptz,
   sync_seq         bigint NOT NULL DEFAULT nextval('opportunity_sync_seq'),
   updated_at       timestamptz NOT NULL DEFAULT now(),
-  -- contract 2.1: minimum, maximum, currency and unit belong together.
+  -- contract §2.1: minimum, maximum, currency and unit belong together.
   CHECK ((rate_currency IS NULL) = (rate_unit IS NULL)),
   CHECK (rate_currency IS NOT NULL OR (rate_min IS NULL AND rate_max IS NULL)),
   CHECK (rate_currency IS NULL OR rate_min IS NOT NULL OR rate_max IS NOT NULL),

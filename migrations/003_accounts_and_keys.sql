@@ -1,4 +1,4 @@
--- Plans (contract 8.1), accounts (decisions 6) and API keys (contract 5, decisions 6).
+-- Plans (contract §15.1), accounts (§15.2, §15.3) and API keys (§14.2).
 
 CREATE TABLE plans (
   id                    text PRIMARY KEY CHECK (id IN ('free', 'builder', 'growth', 'enterprise')),

@@ -1,9 +1,9 @@
--- Metering ledger (contract 8.2, decisions 7). Every write happens in the meter's one transaction
+-- Metering ledger (contract §16, §17). Every write happens in the meter's one transaction
 -- per delivery, under the account row's lock (SELECT ... FOR UPDATE on accounts), so per-account
 -- writers are serialised without a global lock.
 
 -- One row per (account, period, opportunity): the first delivery in the period. The primary key is
--- what makes a repeat free (contract 8.2.1); charge_millicents is 0 (included) or 400 (prepaid).
+-- what makes a repeat free (contract §16.1); charge_millicents is 0 (included) or 400 (prepaid).
 CREATE TABLE metering_deliveries (
   account_id        uuid NOT NULL REFERENCES accounts (id),
   period_start      timestamptz NOT NULL,
@@ -31,7 +31,7 @@ CREATE TABLE metering_usage (
   CHECK (period_start < period_end)
 );
 
--- Included allowance a key has consumed in its account's period (decisions 6: a key's own lower
+-- Included allowance a key has consumed in its account's period (contract §15.4: a key's own lower
 -- allowance applies as well as the account's).
 CREATE TABLE metering_key_usage (
   key_id        uuid NOT NULL REFERENCES api_keys (id),
@@ -40,7 +40,7 @@ CREATE TABLE metering_key_usage (
   PRIMARY KEY (key_id, period_start)
 );
 
--- Spent X-Request-IDs (decisions 7): remembered at least 7 days, then pruned by created_at.
+-- Spent X-Request-IDs (contract §17.4): remembered at least 7 days, then pruned by created_at.
 CREATE TABLE metering_request_ids (
   account_id uuid NOT NULL REFERENCES accounts (id),
   request_id text NOT NULL CHECK (length(request_id) BETWEEN 1 AND 128),
@@ -51,7 +51,7 @@ CREATE INDEX metering_request_ids_created_at ON metering_request_ids (created_at
 
 -- Every change to a wallet balance, with the balance it left: the sum of the charges equals the
 -- wallet's decrease, and each balance is auditable. amount_millicents is signed (a charge is
--- negative). Not unique per request id: an id may come back once it has been pruned (decisions 7).
+-- negative). Not unique per request id: an id may come back once it has been pruned (contract §17.4).
 CREATE TABLE wallet_ledger (
   id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   account_id        uuid NOT NULL REFERENCES accounts (id),

@@ -1,4 +1,4 @@
--- The change feed's `since` (decisions 11): changes whose time (a tombstone's: its deletion time)
+-- The change feed's `since` (contract §12): changes whose time (a tombstone's: its deletion time)
 -- is at or after since. Without this index a recent since walked sync_seq from the start of the
 -- store, filtering every row (5 s at 1,000,000 records for a since past the newest change). With
 -- it the planner reads the few recent rows by time and sorts them by sync_seq, or keeps the

@@ -1,4 +1,4 @@
--- issue 25 item 5: a stable integer per record. new_count and unseen_only leave out the records
+-- A stable integer per record. new_count and unseen_only leave out the records
 -- delivered to the account this period; sent to the search engine as record numbers in one roaring
 -- bitmap (search/exclusions.ts) instead of up to 200,000 uuid strings. The number is given once,
 -- when the record is first stored, and never changes (an update or a deletion keeps it); the
@@ -12,7 +12,7 @@ ALTER TABLE opportunities
 ALTER SEQUENCE opportunity_record_num OWNED BY opportunities.record_num;
 ALTER TABLE opportunities ADD CONSTRAINT opportunities_record_num_key UNIQUE (record_num);
 
--- issue 25 (the sync bug): the watermark belongs to one index. If the search engine's data is
+-- The sync watermark belongs to one index. If the search engine's data is
 -- destroyed while Postgres is kept, a new index of the same name starts empty: the sync notices
 -- its uuid differs from the one recorded here and starts again from watermark 0 (search/sync.ts).
 ALTER TABLE sync_state ADD COLUMN index_uuid text;
