@@ -110,11 +110,13 @@ export class OpenSearchIndex implements OpportunityIndex {
       liveOnly: query.liveOnly,
       excluded,
     });
-    const key = JSON.stringify(body);
-    const load = async (): Promise<PageHit> => {
+    // `key`: the page's cache key, absent for a page with exclusions (below).
+    const load = async (key?: string): Promise<PageHit> => {
       const ahead = this.ownCache()?.readAhead;
-      if (query.searchAfter && !excluded.length && ahead && pagesAhead(query.limit) > 1) {
-        const { value, taken, kept } = await ahead.take(key, () => this.readAhead(body, query));
+      if (key !== undefined && query.searchAfter && ahead && pagesAhead(query.limit) > 1) {
+        const { value, taken, kept } = await ahead.take(key, () =>
+          this.readAhead(body, key, query),
+        );
         metrics.pagesReadAhead(taken ? 'served' : 'kept', taken ? 1 : kept);
         return value;
       }
@@ -126,16 +128,20 @@ export class OpenSearchIndex implements OpportunityIndex {
       return pageHit(hits, query.limit);
     };
     // An unseen_only page carries the account's deliveries and changes with every delivery:
-    // caching it would only fill memory with single-use entries (nor is it read ahead). A page
-    // after a cursor is kept once it is asked for again: a client walking its cursor asks each
-    // page once (read ahead: readAhead below), and its walk would otherwise push the first pages
-    // that dashboards and agents repeat out of the cache.
-    const page = excluded.length
-      ? await load()
-      : await this.cached('pages', body, load, {
-          key,
-          admit: query.searchAfter ? 'repeated' : 'first',
-        });
+    // caching it would only fill memory with single-use entries (nor is it read ahead), and its
+    // body, which holds those deliveries (a bitmap of up to hundreds of kilobytes), is not even
+    // made into a key. A page after a cursor is kept once it is asked for again: a client walking
+    // its cursor asks each page once (read ahead: readAhead below), and its walk would otherwise
+    // push the first pages that dashboards and agents repeat out of the cache.
+    let page: PageHit;
+    if (excluded.length) page = await load();
+    else {
+      const key = JSON.stringify(body);
+      page = await this.cached('pages', body, () => load(key), {
+        key,
+        admit: query.searchAfter ? 'repeated' : 'first',
+      });
+    }
     return {
       records: page.records,
       positions: page.positions,
@@ -157,12 +163,13 @@ export class OpenSearchIndex implements OpportunityIndex {
    */
   private async readAhead(
     body: ListSearchBody,
+    key: string,
     query: PageQuery,
   ): Promise<Array<{ key: string; value: PageHit }>> {
     const { limit } = query;
     const count = pagesAhead(limit);
     const hits = await this.hitsWithTexts({ ...body, size: limit * count + 1 }, query.filter);
-    const pages = [{ key: JSON.stringify(body), value: pageHit(hits, limit) }];
+    const pages = [{ key, value: pageHit(hits, limit) }];
     for (let start = limit; start < hits.length && pages.length < count; start += limit) {
       const before = hits.slice(start - limit, start);
       // A hit without a text is left out of its page, whose cursor then ends before this cut.
@@ -189,8 +196,9 @@ export class OpenSearchIndex implements OpportunityIndex {
    * asking it for every page would add a request to each one.
    */
   private async recordTexts(): Promise<RecordTexts | undefined> {
-    const texts = this.cache?.client === this.client ? this.cache.texts : undefined;
-    if (!texts || this.cache?.generation.current() === null) return undefined;
+    const cache = this.ownCache();
+    const texts = cache?.texts;
+    if (!cache || !texts || cache.generation.current() === null) return undefined;
     return (await searchCall(() => this.mapping.features())).digestValues ? texts : undefined;
   }
 
@@ -384,8 +392,9 @@ export class OpenSearchIndex implements OpportunityIndex {
     load: () => Promise<CachedValue<K>>,
     { key, admit }: { key?: string; admit?: 'first' | 'repeated' } = {},
   ): Promise<CachedValue<K>> {
-    if (!this.cache || this.cache.client !== this.client) return load();
-    const cache = this.cache[kind] as ResultCache<CachedValue<K>>;
+    const own = this.ownCache();
+    if (!own) return load();
+    const cache = own[kind] as ResultCache<CachedValue<K>>;
     return cache.get(key ?? JSON.stringify(body), load, { admit });
   }
 }
