@@ -156,8 +156,11 @@ it('another page size or filter does not take a page read ahead for a walk', asy
 
 it('an unseen_only walk is not read ahead: its pages change with each delivery', async () => {
   const { walked, sizes } = await walkSized('limit=10&unseen_only=true');
+  // The whole store (45 records and the one inserted above), each once: pages after a cursor to
+  // look at, so the checks below cannot pass on a walk of one page.
+  expect(walked.ids.length).toBeGreaterThanOrEqual(45);
   expect(walked.ids).toHaveLength(new Set(walked.ids).size);
-  for (const way of walked.ways.slice(1) ?? []) expect(way).toContain('texts');
+  for (const way of walked.ways.slice(1)) expect(way).toContain('texts');
   expect(sizes.every((size) => size === 11)).toBe(true);
 });
 

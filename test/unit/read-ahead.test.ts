@@ -56,7 +56,7 @@ it('keeps nothing while the generation is unknown', async () => {
 });
 
 it('keeps nothing read while the generation changed', async () => {
-  const { source, ahead, searches } = setup();
+  const { source, ahead, search, searches } = setup();
   const changing = (): Promise<Loaded> => {
     source.generation = '2.1';
     return Promise.resolve([
@@ -66,7 +66,9 @@ it('keeps nothing read while the generation changed', async () => {
   };
   expect(await ahead.get('p1', changing)).toBe('p1');
   expect(ahead.size).toBe(0);
-  expect(searches()).toBe(0);
+  // The page read with it is searched for again.
+  expect(await ahead.get('p2', search('p2 searched'))).toBe('p2 searched');
+  expect(searches()).toBe(1);
 });
 
 it('serves no page older than its bound', async () => {
