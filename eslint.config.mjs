@@ -26,7 +26,13 @@ export default tseslint.config(
         module: 'writable',
         require: 'readonly',
         __dirname: 'readonly',
+        __filename: 'readonly',
       },
     },
+  },
+  {
+    // CommonJS files (Jest's configuration and resolver) load their modules with require().
+    files: ['**/*.cjs', 'jest.config.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

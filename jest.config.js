@@ -3,12 +3,18 @@
 // transformer: no TypeScript language service per worker as ts-jest builds (docs/testing.md).
 const transform = { '^.+\\.ts$': '<rootDir>/test/support/esbuild-jest.mjs' };
 
+// The app's libraries load from one bundle in the workers, not module by module
+// (test/support/vendor-resolver.cjs): built here, once, before any worker starts.
+require('./test/support/vendor-resolver.cjs').vendorDir();
+const resolver = '<rootDir>/test/support/vendor-resolver.cjs';
+
 module.exports = {
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
+      resolver,
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
@@ -16,12 +22,14 @@ module.exports = {
       displayName: 'fast',
       testEnvironment: 'node',
       transform,
+      resolver,
       testMatch: ['<rootDir>/test/fast/**/*.test.ts'],
     },
     {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
+      resolver,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
