@@ -7,12 +7,13 @@
 // first in a worker. The same libraries bundled by esbuild are one module: the OpenSearch client
 // took 4-5 ms per file instead of 67-93 ms, express 14-17 ms instead of 30-40 (docs/testing.md).
 //
-// The bundle holds each library once, behind a getter (esbuild keeps each package's own wrapper, so
-// a library is evaluated only when first required, as Node would), and each library's entry is replaced by a
-// small file that returns the bundle's export for it: libraries that share a dependency (zod, used
-// by the app and the MCP server) share one copy, as they do in node_modules. The code is the
-// packages' own, inlined as Node would load it; the child processes' bundles (compiled-src.ts) do
-// the same. A library missing from the list still loads from node_modules, only slower.
+// The bundle holds each library once, behind a getter (esbuild keeps each package's own wrapper,
+// so a library is evaluated only when first required, as Node would), and each library's entry
+// file is replaced by a small file that returns the bundle's export for it: libraries that share a
+// dependency (zod, used by the app and the MCP server) share one copy, as they do in node_modules.
+// The code is the packages' own, inlined as Node would load it (whitespace and syntax minified,
+// names kept); the child processes' bundles (compiled-src.ts) do the same. A library missing from
+// the list still loads from node_modules, only slower.
 
 const { createHash } = require('node:crypto');
 const {
