@@ -28,7 +28,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Every bare specifier src/ imports at load time (the AWS SDK is loaded on first use: left out). */
+/** Every bare specifier src/ imports at load time (the AWS SDK, loaded on first use, left out). */
 const SPECIFIERS = [
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/server/validators/ajv',
@@ -49,7 +49,7 @@ function fileOf(specifier) {
   return `${specifier.replace(/[@/]/g, '_')}.js`;
 }
 
-/** The folder of the bundle of the installed libraries, built first when this lock file has none. */
+/** The folder of the installed libraries' bundle, built first when this lock file has none. */
 function vendorDir() {
   const key = createHash('sha1')
     .update(readFileSync(path.join(ROOT, 'package-lock.json')))
