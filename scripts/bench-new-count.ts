@@ -35,8 +35,9 @@ async function main() {
   // deadline (POSTGRES_TIMEOUT_MS): 200,000 rows take longer than a request may.
   const t0 = performance.now();
   const setup = createPool(deps.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, 1);
-  const inserted = await setup.query(
-    `WITH ins AS (
+  const inserted = await setup
+    .query(
+      `WITH ins AS (
        INSERT INTO metering_deliveries
          (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
        SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', o.id, $2,
@@ -48,9 +49,9 @@ async function main() {
      SELECT $1, min(period_start), min(period_start) + interval '1 month', count(*), count(*)
        FROM ins
      RETURNING used`,
-    [account.id, keyId, DELIVERIES],
-  );
-  await setup.end();
+      [account.id, keyId, DELIVERIES],
+    )
+    .finally(() => setup.end());
   const seedMs = performance.now() - t0;
   const total = (await get('/v1/opportunities/count')).count;
   const queries: Record<string, string> = {

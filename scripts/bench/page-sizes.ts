@@ -1,8 +1,9 @@
 // The engine's CPU per 25 records of a cursor walk, by the size of each search: what the read-ahead
-// of pages after a cursor (OpenSearchIndex.readAhead in src/search/opensearch-index.ts) buys. Walks the four largest job families
-// (2,000 records each, one connection, so CPU and not waiting is measured) with the list's own
-// search bodies, once with the stored texts (what a page after a cursor asks) and once with digests
-// only (doc values), and reads the OpenSearch process's CPU from /proc around each walk.
+// of pages after a cursor (OpenSearchIndex.readAhead, src/search/opensearch-index.ts) buys. Walks
+// the four largest job families (2,000 records each, one connection, so CPU and not waiting is
+// measured) with the list's own search bodies, once with the stored texts (what a page after a
+// cursor asks) and once with digests only (doc values), and reads the OpenSearch process's CPU
+// from /proc around each walk.
 //   DATABASE_URL=…/bench1m OPENSEARCH_URL=http://127.0.0.1:19327 npx tsx scripts/bench/page-sizes.ts
 // (the database and index of `npm run bench`: `cli seed --count 1000000 --seed 42`).
 import { Pool } from 'pg';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { cliJson } from '../support/cli';
-import { startTcpForwarder } from '../support/tcp-forwarder';
+import { startGate } from '../support/tcp-forwarder';
 import { newReader } from '../support/factories';
 import {
   freePort,
@@ -253,24 +253,15 @@ describe('a start that fails still ends with one line and exit 1', () => {
 
 describe('once up, replacements that cannot start', () => {
   it('are retried with a back-off, then the primary gives up: one error line, exit 1', async () => {
-    // Postgres through a gate that, once closed, refuses new connections (those open stay up).
-    let closed = false;
-    const gate = await startTcpForwarder(5432, '127.0.0.1', (client, upstream) => {
-      if (closed) {
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
+    // Postgres through a gate that, once shut, refuses new connections (those open stay up).
+    const gate = await startGate(5432, '127.0.0.1');
     try {
       const url = new URL(db.url);
       url.port = String(gate.port);
       const server = await start(production({ DATABASE_URL: url.toString() }));
       await waitReady(server);
       const up = await logLine(server, (l) => l.msg === 'API processes listening');
-      closed = true;
+      gate.shut();
       const [victim] = up.worker_pids as number[];
       process.kill(victim as number, 'SIGKILL');
 

@@ -1,23 +1,20 @@
-import type { Socket } from 'node:net';
 import type { Opportunity } from '../../src/domain/record';
 import { engineReads, walk, type Walked } from '../support/engine-reads';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { metricSample } from '../support/metric-sample';
 import { expectError, get, newReader, type Reader } from '../support/read-http';
-import { startTcpForwarder } from '../support/tcp-forwarder';
+import { startGate, type Gate } from '../support/tcp-forwarder';
 
 // A page after a cursor reads the pages after it in the same search (OpenSearchIndex.readAhead):
 // a walk by cursor asks the engine once per hundred hits, not once per page. What it serves must be
 // what a walk without read-ahead serves: the same records in the same order, each charged once,
 // and a change of the index made between two pages seen by the next page at once. The app reaches
-// the engine through a forwarder the last test cuts (contract §20.5).
+// the engine through a gate the last test shuts (contract §20.5).
 
 let ctx: TestContext;
-let forwarder: Awaited<ReturnType<typeof startTcpForwarder>>;
-/** While true, the forwarder drops every connection to the engine, open or new. */
-let engineCut = false;
-const engineConnections = new Set<Socket>();
+/** The app's way to the engine. */
+let engine: Gate;
 
 /** 45 records, one a day; the list order is newest first. */
 const records = Array.from({ length: 45 }, (_, i) =>
@@ -30,28 +27,17 @@ const listed = [...records].reverse();
 const listedIds = listed.map((r) => r.id);
 
 beforeAll(async () => {
-  const engine = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
-  forwarder = await startTcpForwarder(Number(engine.port), engine.hostname, (client, upstream) => {
-    if (engineCut) {
-      client.destroy();
-      upstream.destroy();
-      return;
-    }
-    engineConnections.add(client);
-    client.on('close', () => engineConnections.delete(client));
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  ctx = await createTestContext({ OPENSEARCH_URL: `http://127.0.0.1:${forwarder.port}` });
+  const url = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
+  engine = await startGate(Number(url.port), url.hostname);
+  ctx = await createTestContext({ OPENSEARCH_URL: `http://127.0.0.1:${engine.port}` });
   await storeAndIndex(ctx.deps, records);
   // Nothing is kept while the process knows no index generation (it listens from the first call).
   const generation = ctx.deps.searchCache?.generation;
   while (generation?.current() === null) await new Promise((r) => setTimeout(r, 20));
 });
 afterAll(async () => {
-  engineCut = false;
   await ctx.close();
-  await forwarder.close();
+  await engine.close();
 });
 
 /** The read-ahead's counters of /metrics (src/infra/metrics.ts). */
@@ -177,8 +163,7 @@ it('while the engine is unreachable, a page read ahead is served and charged; a 
   const second = await list(`${walking}&cursor=${cursor(first)}`); // reads pages three to five ahead
   expect(second.status).toBe(200);
 
-  engineCut = true;
-  for (const connection of engineConnections) connection.destroy();
+  engine.shut({ dropOpen: true });
   try {
     const third = await list(`${walking}&cursor=${cursor(second)}`);
     expect(third.status).toBe(200);
@@ -190,7 +175,7 @@ it('while the engine is unreachable, a page read ahead is served and charged; a 
     expectError(other, 503, 'search_unavailable');
     expect(await used(reader.key)).toBe(30);
   } finally {
-    engineCut = false;
+    engine.reopen();
   }
   expect((await list('limit=10&published_after=2026-01-06T00:00:00Z')).status).toBe(200);
 });

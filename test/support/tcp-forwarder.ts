@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A TCP forwarder's plumbing: each client connection gets its own connection to the target, both
  * closed together and all closed by close(). `wire` decides what crosses and when (the test
- * proxies: hang-proxy.ts, pg-commit-proxy.ts).
+ * proxies: hang-proxy.ts, pg-commit-proxy.ts, startGate below).
  */
 export async function startTcpForwarder(
   targetPort: number,
@@ -30,5 +30,42 @@ export async function startTcpForwarder(
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
+  };
+}
+
+/** A forwarder that can be shut, as a service that goes away and comes back. */
+export interface Gate {
+  port: number;
+  /** New connections are closed as they arrive; with `dropOpen`, those open are closed too. */
+  shut(options?: { dropOpen?: boolean }): void;
+  /** Connections go through again. */
+  reopen(): void;
+  close(): Promise<void>;
+}
+
+export async function startGate(targetPort: number, targetHost: string): Promise<Gate> {
+  let shut = false;
+  const open = new Set<Socket>();
+  const forwarder = await startTcpForwarder(targetPort, targetHost, (client, upstream) => {
+    if (shut) {
+      client.destroy();
+      upstream.destroy();
+      return;
+    }
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  return {
+    port: forwarder.port,
+    shut({ dropOpen = false } = {}) {
+      shut = true;
+      if (dropOpen) for (const client of open) client.destroy();
+    },
+    reopen() {
+      shut = false;
+    },
+    close: () => forwarder.close(),
   };
 }
