@@ -188,7 +188,8 @@ export class ReadService {
         usage: usageHeaders(outcome.usage, outcome, {
           marketplaceVerified: caller.marketplaceVerified,
         }),
-        etag: listRepresentationTag(servedBody),
+        // Only REST sends an ETag; an MCP reply carries none, so its page is not hashed for one.
+        ...(input.from === 'rest' ? { etag: listRepresentationTag(servedBody) } : {}),
       };
     });
   }
