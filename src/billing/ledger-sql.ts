@@ -184,7 +184,7 @@ export const DELIVER_RECORD = `WITH found AS MATERIALIZED (${liveRecordQuery('$6
  * statement runs (store/keyed-batches.ts). $1 account, $2 fingerprint, $3 period start, $4 period
  * end, $5 each page's key, $6 each page's ids in page order joined by commas (a uuid holds none),
  * $7 each page's request id, $8 whether to spend it, $9 to $12 as DELIVER. A row per page, in
- * the pages' order (\`n\`).
+ * the pages' order (`n`).
  */
 export const DELIVER_MANY = deliverManyOf('text', '', "string_to_array(p.item, ',')::uuid[]");
 
