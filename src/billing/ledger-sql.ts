@@ -176,42 +176,6 @@ export const DELIVER = deliverOf('$6::uuid[]');
 export const DELIVER_RECORD = `WITH found AS MATERIALIZED (${liveRecordQuery('$6::uuid')})
   ${deliverOf('ARRAY(SELECT id FROM found)', ', (SELECT record FROM found) AS record')}`;
 
-/**
- * DELIVER for several pages of one account at once, as ONE autocommitted prepared statement: each
- * page is a meter_deliver call of its own, in the pages' order, all in the statement's one
- * transaction, so each sees what the pages before it recorded, as consecutive statements would.
- * Sent by pg-meter.ts for the pages of one account that arrive while its previous one-round-trip
- * statement runs (store/keyed-batches.ts). $1 account, $2 fingerprint, $3 period start, $4 period
- * end, $5 each page's key, $6 each page's ids in page order joined by commas (a uuid holds none),
- * $7 each page's request id, $8 whether to spend it, $9 to $12 as DELIVER. A row per page, in
- * the pages' order (`n`).
- */
-export const DELIVER_MANY = deliverManyOf('text', '', "string_to_array(p.item, ',')::uuid[]");
-
-/**
- * DELIVER_RECORD for several details of one account at once, as DELIVER_MANY does for pages: $6
- * each detail's record id; a row per detail, with the live record read (null: none).
- */
-export const DELIVER_RECORD_MANY = deliverManyOf(
-  'uuid',
-  `LEFT JOIN LATERAL (${liveRecordQuery('p.item')}) f ON true`,
-  "CASE WHEN f.id IS NULL THEN '{}'::uuid[] ELSE ARRAY[f.id] END",
-  ', f.record',
-);
-
-function deliverManyOf(itemType: string, join: string, ids: string, extra = ''): string {
-  return `SELECT p.n, d.outcome, d.new_ids::text[] AS new_ids, d.included, d.payg,
-         d.charge::text AS charge, d.used, d.included_used, d.payg_used,
-         d.balance::text AS balance, d.included_available${extra}
-    FROM unnest($5::uuid[], $6::${itemType}[], $7::text[], $8::boolean[])
-         WITH ORDINALITY AS p(key_id, item, request_id, spend, n)
-    ${join}
-    CROSS JOIN LATERAL meter_deliver($1::uuid, p.key_id, $2::text, $3::timestamptz,
-                                     $4::timestamptz, ${ids}, p.request_id, p.spend, $9::int,
-                                     $10::text, $11::int, $12::int) AS d
-   ORDER BY p.n`;
-}
-
 function deliverOf(ids: string, extra = ''): string {
   return `SELECT outcome, new_ids::text[] AS new_ids, included, payg,
          charge::text AS charge, used, included_used, payg_used, balance::text AS balance,
