@@ -15,8 +15,8 @@ import { StatementRecorder } from '../support/pg-statements';
 // to the wallet's decrease, never a negative balance, a refused or duplicate call recording
 // nothing, and one call per request id that is not a 409. In about half the runs the first call
 // goes alone, so that the meter holds the account's billing state and the others without cut
-// rules take the one round trip (meter_deliver); otherwise all read the account first. `PROPERTY_RUNS` and `PROPERTY_SEED` replay or widen it (the
-// seed is printed).
+// rules take the one round trip (meter_deliver); otherwise all read the account first.
+// `PROPERTY_RUNS` and `PROPERTY_SEED` replay or widen it (the seed is printed).
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261125);
