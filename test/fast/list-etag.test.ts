@@ -1,4 +1,3 @@
-import { compose } from '../../src/app/compose';
 import { FIXTURE } from '../support/read-fixture';
 import { startFastApp, type FastApp } from './support/fast-app';
 
@@ -12,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 it('a list page has an entity tag for REST and none for a tool call', async () => {
-  const { auth, reads } = compose(app.deps, app.world.backends);
+  const { auth, reads } = app.capabilities;
   const { key } = app.reader();
   const caller = {
     auth: await auth.authenticate({ 'x-api-key': key }, '127.0.0.1', { allowBearer: false }),

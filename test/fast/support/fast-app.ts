@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compose } from '../../../src/app/compose';
+import { compose, type Capabilities } from '../../../src/app/compose';
 import { createApp } from '../../../src/app/create-app';
 import { createHttpServer } from '../../../src/app/http-server';
 import { memoryBackends, type MemoryWorld } from '../../../src/app/memory-backends';
@@ -24,6 +24,8 @@ export interface FastApp {
   baseUrl: string;
   world: MemoryWorld;
   deps: Settings;
+  /** The capabilities the app serves from (its service layer, for tests that call it directly). */
+  capabilities: Capabilities;
   /** A Free account with room to work (1000 rps, page size 100, a large allowance) and its key. */
   reader(account?: MemoryAccountInput): { accountId: string; keyId: string; key: string };
   close(): Promise<void>;
@@ -52,8 +54,9 @@ export async function startFastApp(
   const world = memoryBackends(taxonomy);
   if (options.health) world.backends.health = options.health;
   world.index.put(records);
+  const capabilities = compose(deps, world.backends);
   const server: Server = await new Promise((resolve) => {
-    const app = createApp(compose(deps, world.backends));
+    const app = createApp(capabilities);
     const s = createHttpServer(app, env).listen(0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
@@ -61,6 +64,7 @@ export async function startFastApp(
     baseUrl: `http://127.0.0.1:${port}`,
     world,
     deps,
+    capabilities,
     reader(account = {}) {
       const created = world.accounts.createAccount({ ...ROOMY_READER, ...account });
       const { key, record } = world.accounts.createKey(created.id);
