@@ -4,7 +4,7 @@ import { liveRecordQuery } from '../store/opportunity-repo';
 import { accountBilling } from './account-limits';
 import type { AccountBilling, PeriodUsage } from './snapshot';
 
-// Every statement of the Postgres meter (migrations 004, 008 and 011) and the mapping of its rows.
+// Every statement of the Postgres meter (migrations 004, 008, 011 and 012) and the mapping of its rows.
 // Kept apart from pg-meter.ts so that the order of the statements there reads on its own. The values
 // go in as parameters (prepared statements) or as literals of sql-batch.ts, nothing else.
 
@@ -157,6 +157,10 @@ export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, pay
     FROM meter_charge($1::uuid, $2::uuid, $3::timestamptz, $4::timestamptz, $5::uuid[], $6::text,
                       $7::int, $8::text, $9::int)`;
 
+/** What a one-round-trip statement answers of each call (meter_charge's row, as text where wide). */
+const DELIVER_COLUMNS = `outcome, new_ids::text[] AS new_ids, included, payg, charge::text AS charge,
+         used, included_used, payg_used, balance::text AS balance, included_available`;
+
 /**
  * A page without cut rules in ONE round trip, as one autocommitted prepared statement (migration
  * 011 holds meter_deliver: the fingerprint check, the spend, then meter_charge). $1 account, $2 key,
@@ -176,10 +180,40 @@ export const DELIVER = deliverOf('$6::uuid[]');
 export const DELIVER_RECORD = `WITH found AS MATERIALIZED (${liveRecordQuery('$6::uuid')})
   ${deliverOf('ARRAY(SELECT id FROM found)', ', (SELECT record FROM found) AS record')}`;
 
+/**
+ * DELIVER for several calls of one account at once, as ONE autocommitted prepared statement:
+ * meter_deliver_many (migration 012) spends every call's request id, then charges each call in
+ * order, as consecutive meter_deliver statements would. Sent by pg-meter.ts for the calls of one
+ * account that arrive while its previous one-round-trip statement runs (store/keyed-batches.ts).
+ * $1 account, $2 fingerprint, $3 period start, $4 period end, $5 each call's key, $6 each call's
+ * ids in page order joined by commas (a uuid holds none), $7 each call's request id, $8 whether to
+ * spend it, $9 to $12 as DELIVER. A row per call, in the calls' order (`n`).
+ */
+export const DELIVER_MANY = `SELECT ${DELIVER_COLUMNS}
+    FROM ${deliverManyOf('$6::text[]')} ORDER BY n`;
+
+/**
+ * DELIVER_RECORD for several details of one account at once, as DELIVER_MANY does for pages: $6
+ * each detail's record id; a row per detail, with the live record read (null: none, and the call
+ * has no candidate).
+ */
+export const DELIVER_RECORD_MANY = `WITH found AS MATERIALIZED (
+    SELECT p.n, f.id, f.record
+      FROM unnest($6::uuid[]) WITH ORDINALITY AS p(item, n)
+      LEFT JOIN LATERAL (${liveRecordQuery('p.item')}) f ON true)
+  SELECT ${DELIVER_COLUMNS}, found.record
+    FROM ${deliverManyOf("ARRAY(SELECT coalesce(f.id::text, '') FROM found f ORDER BY f.n)")}
+    JOIN found USING (n)
+   ORDER BY n`;
+
+function deliverManyOf(ids: string): string {
+  return `meter_deliver_many($1::uuid, $2::text, $3::timestamptz, $4::timestamptz, $5::uuid[],
+                            ${ids}, $7::text[], $8::boolean[], $9::int, $10::text, $11::int,
+                            $12::int)`;
+}
+
 function deliverOf(ids: string, extra = ''): string {
-  return `SELECT outcome, new_ids::text[] AS new_ids, included, payg,
-         charge::text AS charge, used, included_used, payg_used, balance::text AS balance,
-         included_available${extra}
+  return `SELECT ${DELIVER_COLUMNS}${extra}
     FROM meter_deliver($1::uuid, $2::uuid, $3::text, $4::timestamptz, $5::timestamptz, ${ids},
                        $7::text, $8::boolean, $9::int, $10::text, $11::int, $12::int)`;
 }

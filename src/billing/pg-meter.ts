@@ -2,6 +2,7 @@ import { DatabaseError, type Pool, type QueryConfig, type QueryResult } from 'pg
 import { metrics } from '../infra/metrics';
 import { DEFAULT_COMMIT_TIMEOUT_MS, flushStatement, transactionInOneTrip } from '../store/db';
 import { GroupFlush } from '../store/group-flush';
+import { KeyedBatches } from '../store/keyed-batches';
 import { allocate } from './allocate';
 import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
@@ -11,7 +12,9 @@ import {
   ACCOUNTS_WITH_USAGE,
   CHARGE,
   DELIVER,
+  DELIVER_MANY,
   DELIVER_RECORD,
+  DELIVER_RECORD_MANY,
   DELIVERY_RETENTION_DAYS,
   DURABLE,
   PRUNE_DELIVERIES,
@@ -98,6 +101,18 @@ interface BillingState {
   period: Period;
 }
 
+/** One call of the one round trip: a page's ids or a detail's record id, with its held state. */
+interface OneTrip {
+  subject: BillingSubject;
+  held: BillingState;
+  what: { pageIds: readonly string[] } | { recordId: string };
+  requestId: string;
+  spend: boolean;
+}
+
+/** Most calls one statement carries (DELIVER_MANY); the rest go in the next one. */
+const MAX_ONE_TRIPS_A_STATEMENT = 64;
+
 /** meter_charge's outcomes after which the response waits for the WAL flush. */
 const FLUSHED_OUTCOMES: ReadonlySet<ChargeRow['outcome']> = new Set([
   'delivered',
@@ -125,14 +140,14 @@ interface PageRead {
  *    are new this period. A page with nothing
  *    new (the commonest page of a busy integrator) ends here: it writes nothing, and a delivery is
  *    never taken back within its period, so the ids found delivered stay delivered.
- * 2. The charge: ONE statement, meter_charge (migration 008), in a transaction sent whole in one
- *    round trip, committed asynchronously and then made durable (ledger-sql.ts DURABLE, in a flush
- *    shared by the charges that finished while the previous one ran: store/group-flush.ts). It
- *    inserts the new ids first
- *    (the primary key settles a race between two pages of one account that share ids: each id is
- *    recorded, and charged, once), then locks the period's counters, decides the allocation and
- *    writes it, or refuses (402) with nothing recorded. Concurrent charges of one account wait on
- *    each other only from that lock to the commit, which no longer waits for the disk.
+ * 2. The charge: ONE statement, meter_charge (migrations 008 and 012), in a transaction sent whole
+ *    in one round trip, committed asynchronously and then made durable (ledger-sql.ts DURABLE, in a
+ *    flush shared by the charges that finished while the previous one ran: store/group-flush.ts).
+ *    It locks the period's counters, inserts the new ids (the primary key settles a race between
+ *    two pages of one account that share ids: each id is recorded, and charged, once), decides
+ *    the allocation and writes it, or refuses (402) with nothing recorded. Concurrent charges of
+ *    one account wait on each other only from that lock to the commit, which no longer waits for
+ *    the disk. (The counters come before the rows in every charge: migration 012's lock order.)
  *
  * A page without cut rules (no max_new, no unseen_only: a detail, a plain list page, a feed page)
  * of an account whose billing state this process holds from an earlier READ_PAGE is ONE round trip
@@ -157,8 +172,14 @@ interface PageRead {
  * A page whose ids this process has all seen delivered in the period (known-delivered.ts: learnt
  * from READ_PAGE's answers and from committed charges) keeps READ_PAGE alone, which writes
  * nothing but the request id. A page of repeats it did not know (another process delivered them)
- * costs the one round trip, which then also writes nothing but the id, takes no counter lock and
- * waits for no flush.
+ * costs the one round trip, which then also writes nothing but the id (it holds the counters'
+ * lock only for its own short statement) and waits for no flush.
+ * One process sends one such statement per account (and held state) at a time: the calls of the
+ * account that arrive while it runs go together in the next one, DELIVER_MANY (or
+ * DELIVER_RECORD_MANY for details: meter_deliver_many, migration 012, which spends every call's
+ * request id and then charges each call in order in one transaction, as consecutive statements
+ * would; store/keyed-batches.ts). Each call keeps its own answer (its 409, its 402, its record),
+ * and a statement that fails fails each of its calls as its own would.
  * A detail takes the same one round trip with its record (deliverRecord, DELIVER_RECORD): the
  * statement reads the live canonical record of the id and charges what it found, so the record
  * costs no round trip of its own; none found, it spends the request id and records nothing (404).
@@ -182,6 +203,14 @@ export class PgMeter implements Metering {
   private readonly billingStates = new Lru<string, BillingState>(PERIOD_GUESSES);
   /** Page ids seen delivered, by account and period: a page of them only needs READ_PAGE. */
   private readonly known = new KnownDelivered();
+  /**
+   * The one-round-trip statements, one at a time per account, held state and kind: the calls that
+   * arrive meanwhile go together in the next (DELIVER_MANY, DELIVER_RECORD_MANY).
+   */
+  readonly oneTrips = new KeyedBatches<OneTrip, DeliverRow | undefined>(
+    (calls) => this.sendOneTrips(calls),
+    MAX_ONE_TRIPS_A_STATEMENT,
+  );
 
   constructor(
     private readonly pool: Pool,
@@ -463,30 +492,17 @@ export class PgMeter implements Metering {
     const { account, period } = held;
     const spend = !ticket.spent;
     const detail = 'recordId' in what;
-    const query = prepared(
-      detail ? 'deliver_record' : 'deliver',
-      detail ? DELIVER_RECORD : DELIVER,
-      [
-        subject.accountId,
-        subject.keyId,
-        held.fingerprint,
-        period.start,
-        period.end,
-        detail ? what.recordId : what.pageIds,
-        ticket.id,
-        spend,
-        accountAllowance(account.plan, account.settings).allowance,
-        account.settings.billingModel,
-        PRICE_PER_OPPORTUNITY_MILLICENTS,
-        this.timeoutMs,
-      ],
-    );
+    // Calls share a statement only under the same held state, and details only with details.
+    const lane = [
+      subject.accountId,
+      detail ? 'record' : 'page',
+      held.fingerprint,
+      period.start.getTime(),
+      period.end.getTime(),
+    ].join(' ');
     const row = await failClosed(async () => {
       try {
-        const result = (await transactionInOneTrip(this.pool, query, {
-          commitTimeoutMs: this.commitTimeoutMs,
-        })) as QueryResult<DeliverRow>;
-        return result.rows[0];
+        return await this.oneTrips.run(lane, { subject, held, what, requestId: ticket.id, spend });
       } catch (err) {
         // The server answered with an error: nothing committed, the id included.
         if (spend && err instanceof DatabaseError) await this.spendAfterRollback(subject, ticket);
@@ -511,6 +527,62 @@ export class PgMeter implements Metering {
       delivery: { ...charged.outcome, servedIds: cut.served, consumed: cut.consumed },
       row: row as DeliverRow,
     };
+  }
+
+  /**
+   * Sends one lane's calls (all of one account, held state and kind): one call as DELIVER or
+   * DELIVER_RECORD, several as one DELIVER_MANY or DELIVER_RECORD_MANY. Either way ONE
+   * autocommitted statement, answering a row per call in the calls' order.
+   */
+  private async sendOneTrips(calls: OneTrip[]): Promise<Array<DeliverRow | undefined>> {
+    const [first] = calls;
+    if (!first) return [];
+    const { subject, held } = first;
+    const { account, period } = held;
+    const detail = 'recordId' in first.what;
+    const idsOf = (call: OneTrip) =>
+      'recordId' in call.what ? call.what.recordId : call.what.pageIds;
+    const tail = [
+      accountAllowance(account.plan, account.settings).allowance,
+      account.settings.billingModel,
+      PRICE_PER_OPPORTUNITY_MILLICENTS,
+      this.timeoutMs,
+    ];
+    const query =
+      calls.length === 1
+        ? prepared(detail ? 'deliver_record' : 'deliver', detail ? DELIVER_RECORD : DELIVER, [
+            subject.accountId,
+            subject.keyId,
+            held.fingerprint,
+            period.start,
+            period.end,
+            idsOf(first),
+            first.requestId,
+            first.spend,
+            ...tail,
+          ])
+        : prepared(
+            detail ? 'deliver_record_many' : 'deliver_many',
+            detail ? DELIVER_RECORD_MANY : DELIVER_MANY,
+            [
+              subject.accountId,
+              held.fingerprint,
+              period.start,
+              period.end,
+              calls.map((c) => c.subject.keyId),
+              calls.map((c) => {
+                const ids = idsOf(c);
+                return typeof ids === 'string' ? ids : ids.join(',');
+              }),
+              calls.map((c) => c.requestId),
+              calls.map((c) => c.spend),
+              ...tail,
+            ],
+          );
+    const result = (await transactionInOneTrip(this.pool, query, {
+      commitTimeoutMs: this.commitTimeoutMs,
+    })) as QueryResult<DeliverRow>;
+    return calls.length === 1 ? [result.rows[0]] : result.rows;
   }
 
   /**

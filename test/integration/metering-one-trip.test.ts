@@ -43,7 +43,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const ONE_TRIP = 'meter_deliver(';
+/** meter_deliver, or meter_deliver_many for several calls in one statement. */
+const ONE_TRIP = /meter_deliver(_many)?\(/;
 /** READ_PAGE and READ_PAGE_HOLDING (billing/ledger-sql.ts) both start so. */
 const READ_PAGE = 'WITH durability AS';
 const FLUSH = 'pg_logical_emit_message';
@@ -54,7 +55,7 @@ const FLUSH = 'pg_logical_emit_message';
  */
 function kinds(statements: string[]): string[] {
   const kind = (s: string): string => {
-    if (s.includes(ONE_TRIP)) return 'one-trip';
+    if (ONE_TRIP.test(s)) return 'one-trip';
     if (s.includes(READ_PAGE)) return 'read';
     if (s.includes('AS key_found')) return 'reread';
     if (s.includes('meter_charge(')) return 'charge';
@@ -72,6 +73,21 @@ async function meterFor(
   const subject = { accountId, keyId: await createKey(ctx.deps.pool, accountId) };
   const meter = new PgMeter(ctx.deps.pool, { retentionEveryMs: 0, ...options });
   return { accountId, subject, meter };
+}
+
+/** The statements sent by `fn` while another transaction holds the account's counter row. */
+async function whileCountersLocked(accountId: string, fn: () => Promise<unknown>) {
+  const holder = await ctx.deps.pool.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM metering_usage WHERE account_id = $1 FOR UPDATE', [
+      accountId,
+    ]);
+    return await recorder.during(fn);
+  } finally {
+    await holder.query('ROLLBACK');
+    holder.release();
+  }
 }
 
 async function spentIds(accountId: string): Promise<string[]> {
@@ -199,21 +215,10 @@ describe('the one-round-trip charge (PgMeter)', () => {
     );
     await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
     const before = await ledgerState(ctx.deps.pool, accountId);
-    const holder = await ctx.deps.pool.connect();
     let code = '';
-    let statements: string[] = [];
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM metering_usage WHERE account_id = $1 FOR UPDATE', [
-        accountId,
-      ]);
-      statements = await recorder.during(async () => {
-        code = await codeOf(meter.deliver(subject, new RequestTicket('held'), opportunityIds(2)));
-      });
-    } finally {
-      await holder.query('ROLLBACK');
-      holder.release();
-    }
+    const statements = await whileCountersLocked(accountId, async () => {
+      code = await codeOf(meter.deliver(subject, new RequestTicket('held'), opportunityIds(2)));
+    });
     expect(code).toBe('metering_unavailable');
     expect(kinds(statements)[0]).toBe('one-trip');
     expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
@@ -288,6 +293,7 @@ describe('the one-round-trip charge (PgMeter)', () => {
       | { kind: 'ok'; requestId: string; delivery: PageDelivery }
       | { kind: 'refused' | 'duplicate'; requestId: string };
     let settled: Settled[] = [];
+    const before = { calls: meter.oneTrips.calls, batches: meter.oneTrips.batches };
     const statements = await recorder.during(async () => {
       settled = await Promise.all(
         calls.map(async ({ key, page, requestId }): Promise<Settled> => {
@@ -307,9 +313,13 @@ describe('the one-round-trip charge (PgMeter)', () => {
         }),
       );
     });
-    // Every call took the one trip, and only it.
+    // Every call took the one trip, and only it; the calls that arrived while the account's
+    // statement ran went together in the next one.
     const sent = kinds(statements);
-    expect(sent.filter((k) => k === 'one-trip')).toHaveLength(calls.length);
+    expect(meter.oneTrips.calls - before.calls).toBe(calls.length);
+    const oneTrips = meter.oneTrips.batches - before.batches;
+    expect(sent.filter((k) => k === 'one-trip')).toHaveLength(oneTrips);
+    expect(oneTrips).toBeLessThan(calls.length);
     expect(sent.filter((k) => k === 'read' || k === 'charge')).toHaveLength(0);
 
     const { rows } = await ctx.deps.pool.query<{
@@ -352,6 +362,141 @@ describe('the one-round-trip charge (PgMeter)', () => {
     expect(await spentIds(accountId)).toEqual(
       [...new Set(['warm', ...calls.map((c) => c.requestId)])].sort(),
     );
+  });
+});
+
+describe("one account's one-round-trip calls sent together (DELIVER_MANY)", () => {
+  const MANY = 'meter_deliver_many(';
+  const sorts = (statements: string[]) =>
+    statements.map((s) => (s.includes(MANY) ? 'many' : kinds([s])[0]));
+
+  /** Settles each call to its delivery or its error code. */
+  const outcomes = (calls: Array<Promise<PageDelivery>>) =>
+    Promise.all(
+      calls.map((c) =>
+        c.then(
+          (d) => d,
+          (err: unknown) => {
+            if (err instanceof ApiError) return err.code;
+            throw err;
+          },
+        ),
+      ),
+    );
+
+  it('calls made while one runs go in one statement, each with its own answer', async () => {
+    // legacy_entitlement with 4 of the allowance left: exactly 4 records are delivered, whatever
+    // the order, and each call past them is refused with nothing recorded.
+    const { accountId, subject, meter } = await meterFor({
+      billingModel: 'legacy_entitlement',
+      allowanceOverride: 5,
+    });
+    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
+    const otherKey = await createKey(ctx.deps.pool, accountId);
+    const ids = opportunityIds(8);
+    const page = (i: number) => [ids[i] ?? '', ids[i + 1] ?? ''];
+    let settled: Array<PageDelivery | string> = [];
+    const statements = await recorder.during(async () => {
+      // Made in one tick: the first is sent at once, the others wait for it, then go together.
+      settled = await outcomes([
+        meter.deliver(subject, new RequestTicket('c0'), page(0)),
+        meter.deliver(subject, new RequestTicket('c1'), page(2)),
+        meter.deliver({ ...subject, keyId: otherKey }, new RequestTicket('c2'), page(4)),
+        meter.deliver(subject, new RequestTicket('c1'), page(6)),
+        meter.deliver(subject, new RequestTicket('c3'), page(1)),
+        meter.deliver(subject, new RequestTicket('c4'), page(6)),
+        meter.deliver(subject, new RequestTicket('c5'), [ids[0] ?? '', ids[5] ?? '']),
+      ]);
+    });
+    expect(sorts(statements).filter((k) => k !== 'flush')).toEqual(['one-trip', 'many']);
+    const [c0, c1, c2, c1again, c3, c4, c5] = settled as [
+      PageDelivery,
+      PageDelivery,
+      string,
+      string,
+      PageDelivery,
+      string,
+      string,
+    ];
+    // In order: c0 and c1 take the 4 left; c2 (another key) would need 2 more; the reused c1 is a
+    // 409 that records nothing; c3's page is c0's and c1's records again, free; c4's page is the
+    // one the 409 did not record, and c5's has one new id among repeats: both refused.
+    expect(c0).toMatchObject({ newCount: 2, servedIds: page(0) });
+    expect(c1).toMatchObject({ newCount: 2, servedIds: page(2) });
+    expect(c2).toBe('opportunity_quota_exhausted');
+    expect(c1again).toBe('duplicate_request_id');
+    expect(c3).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: page(1) });
+    expect(c4).toBe('opportunity_quota_exhausted');
+    expect(c5).toBe('opportunity_quota_exhausted');
+    const { rows } = await ctx.deps.pool.query<{ opportunity_id: string; request_id: string }>(
+      `SELECT opportunity_id::text, request_id FROM metering_deliveries
+        WHERE account_id = $1 AND request_id <> 'warm' ORDER BY request_id, opportunity_id`,
+      [accountId],
+    );
+    expect(rows).toEqual(
+      [
+        ...page(0).map((id) => ({ opportunity_id: id, request_id: 'c0' })),
+        ...page(2).map((id) => ({ opportunity_id: id, request_id: 'c1' })),
+      ].sort((a, b) =>
+        (a.request_id + a.opportunity_id).localeCompare(b.request_id + b.opportunity_id),
+      ),
+    );
+    const state = await ledgerState(ctx.deps.pool, accountId);
+    expect(state.usage).toEqual({ used: 5, included: 5, payg: 0 });
+    expect(await spentIds(accountId)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'warm']);
+    // The delivered pages' usage is the account's after each: 3 then 5.
+    expect([c0.usage.used, c1.usage.used]).toEqual([3, 5]);
+  });
+
+  it('a statement that fails fails each of its calls: nothing recorded, every id spent', async () => {
+    const { accountId, subject, meter } = await meterFor(
+      { balanceMillicents: 4000 },
+      { timeoutMs: 200 },
+    );
+    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    let settled: Array<PageDelivery | string> = [];
+    const statements = await whileCountersLocked(accountId, async () => {
+      settled = await outcomes(
+        ['h0', 'h1', 'h2', 'h3'].map((id) =>
+          meter.deliver(subject, new RequestTicket(id), opportunityIds(2)),
+        ),
+      );
+    });
+    expect(settled).toEqual(Array(4).fill('metering_unavailable'));
+    expect(sorts(statements).filter((k) => k === 'one-trip' || k === 'many')).toEqual([
+      'one-trip',
+      'many',
+    ]);
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+    expect(await spentIds(accountId)).toEqual(['h0', 'h1', 'h2', 'h3', 'warm']);
+  });
+
+  it('details go together too, each with its record (or none)', async () => {
+    const made = Array.from({ length: 3 }, () => makeRecord({ normalized_title: 'many details' }));
+    await upsertOpportunities(ctx.deps.pool, made, ctx.deps.taxonomy.version);
+    const [a, b, c] = made as [Opportunity, Opportunity, Opportunity];
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    const find = (id: string) => findOpportunity(ctx.deps.pool, id);
+    await meter.deliverRecord(subject, new RequestTicket('warm'), c.id, find);
+    let got: Array<Awaited<ReturnType<PgMeter['deliverRecord']>>> = [];
+    const statements = await recorder.during(async () => {
+      got = await Promise.all(
+        [a.id, b.id, randomUUID(), a.id].map((id, i) =>
+          meter.deliverRecord(subject, new RequestTicket(`d${i}`), id, find),
+        ),
+      );
+    });
+    expect(sorts(statements).filter((k) => k !== 'flush')).toEqual(['one-trip', 'many']);
+    expect(got.map((g) => g?.record.id ?? null)).toEqual([a.id, b.id, null, a.id]);
+    expect(got.map((g) => g?.delivery.newCount)).toEqual([1, 1, undefined, 0]);
+    const { rows } = await ctx.deps.pool.query<{ id: string }>(
+      `SELECT opportunity_id::text AS id FROM metering_deliveries
+        WHERE account_id = $1 ORDER BY request_id`,
+      [accountId],
+    );
+    expect(rows.map((r) => r.id)).toEqual([a.id, b.id, c.id]);
+    expect(await spentIds(accountId)).toEqual(['d0', 'd1', 'd2', 'd3', 'warm']);
   });
 });
 
