@@ -94,6 +94,31 @@ export const READ_PAGE = readPage(null);
 export const READ_PAGE_HOLDING = readPage(BILLING_FINGERPRINT);
 
 /**
+ * The first round trip of pages this process knows delivered (billing/known-delivered.ts), for
+ * several calls of one account at once, as ONE prepared statement: spends their request ids $3
+ * (in id order; null for a call whose id is spent already) and reads the account with its usage of
+ * the period starting at $2 (the held state's; the caller checks it against the account). Nothing
+ * about the pages is read: every id on them was delivered this period, and a delivery is never
+ * taken back within it. `spent_ids`: the ids that were fresh. Committed asynchronously, as
+ * READ_PAGE. $1 account.
+ */
+export const KNOWN_PAGES = `
+  WITH durability AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+  spend AS (
+    INSERT INTO metering_request_ids (account_id, request_id)
+    SELECT $1::uuid, t.id
+      FROM durability, (SELECT DISTINCT r.id FROM unnest($3::text[]) AS r(id)
+                         WHERE r.id IS NOT NULL) AS t
+     ORDER BY t.id
+    ON CONFLICT (account_id, request_id) DO NOTHING
+    RETURNING request_id)
+  SELECT ${ACCOUNT_COLUMNS}, u.used, u.included_used, u.payg_used,
+         ARRAY(SELECT request_id FROM spend) AS spent_ids
+    FROM accounts a
+    LEFT JOIN metering_usage u ON u.account_id = a.id AND u.period_start = $2::timestamptz
+   WHERE a.id = $1`;
+
+/**
  * Spends a request id (contract §17.2): one row per account and id. Its rowCount is 1 when the id
  * was fresh, 0 when the account had spent it (→ 409). $1 account, $2 request id.
  */
@@ -247,6 +272,8 @@ export interface UsageAndNewRow extends UsageColumns {
 
 export type ReadPageRow = AccountRow &
   UsageAndNewRow & { spent: number; billing_fingerprint?: string };
+
+export type KnownPagesRow = AccountRow & UsageColumns & { spent_ids: string[] };
 
 export interface ChargeRow extends UsageColumns {
   outcome:

@@ -17,6 +17,7 @@ import {
   DELIVER_RECORD_MANY,
   DELIVERY_RETENTION_DAYS,
   DURABLE,
+  KNOWN_PAGES,
   PRUNE_DELIVERIES,
   PRUNE_REQUEST_IDS,
   READ_PAGE,
@@ -33,6 +34,7 @@ import {
   type AccountRow,
   type ChargeRow,
   type DeliverRow,
+  type KnownPagesRow,
   type ReadPageRow,
   type UsageAndNewRow,
   type UsageColumns,
@@ -110,7 +112,20 @@ interface OneTrip {
   spend: boolean;
 }
 
-/** Most calls one statement carries (DELIVER_MANY); the rest go in the next one. */
+/** A page this process knows delivered: its account, held period and request id (null: spent). */
+interface KnownPage {
+  accountId: string;
+  periodStart: Date;
+  requestId: string | null;
+}
+
+/** KNOWN_PAGES's answer for one call: the account and usage, and whether it spent the call's id. */
+interface KnownRead {
+  row: KnownPagesRow;
+  fresh: boolean;
+}
+
+/** Most calls one statement carries (DELIVER_MANY, KNOWN_PAGES); the rest go in the next one. */
 const MAX_ONE_TRIPS_A_STATEMENT = 64;
 
 /** meter_charge's outcomes after which the response waits for the WAL flush. */
@@ -170,8 +185,10 @@ interface PageRead {
  * in page order, so nothing more is read for the headers. A period that has ended since the state
  * was read, a page with cut rules, and an account not held keep the two round trips.
  * A page whose ids this process has all seen delivered in the period (known-delivered.ts: learnt
- * from READ_PAGE's answers and from committed charges) keeps READ_PAGE alone, which writes
- * nothing but the request id. A page of repeats it did not know (another process delivered them)
+ * from READ_PAGE's answers and from committed charges) takes one read that writes nothing but the
+ * request id and reads nothing of the page (KNOWN_PAGES: the account and its usage, for the
+ * headers); the account's such pages that arrive while one runs go together in the next, as
+ * below. A page of repeats it did not know (another process delivered them)
  * costs the one round trip, which then also writes nothing but the id (it holds the counters'
  * lock only for its own short statement) and waits for no flush.
  * One process sends one such statement per account (and held state) at a time: the calls of the
@@ -209,6 +226,14 @@ export class PgMeter implements Metering {
    */
   readonly oneTrips = new KeyedBatches<OneTrip, DeliverRow | undefined>(
     (calls) => this.sendOneTrips(calls),
+    MAX_ONE_TRIPS_A_STATEMENT,
+  );
+  /**
+   * The first round trips of pages this process knows delivered, one statement at a time per
+   * account and period: the pages that arrive meanwhile go together in the next (KNOWN_PAGES).
+   */
+  readonly knownPages = new KeyedBatches<KnownPage, KnownRead>(
+    (calls) => this.readKnownPages(calls),
     MAX_ONE_TRIPS_A_STATEMENT,
   );
 
@@ -309,7 +334,8 @@ export class PgMeter implements Metering {
     const held = this.usableState(subject.accountId);
     // max_new and unseen_only decide in JavaScript, between the read and the charge.
     const cutRules = rules.maxNew !== undefined || rules.newOnly === true;
-    // A page of ids all seen delivered this period needs READ_PAGE alone, which writes nothing.
+    // A page of ids all seen delivered this period needs one read, which writes nothing but the
+    // request id (KNOWN_PAGES, shared with the account's other such pages).
     const known =
       held !== null && this.known.all(subject.accountId, held.period.start, opportunityIds);
     const inOneTrip =
@@ -320,6 +346,12 @@ export class PgMeter implements Metering {
     if (inOneTrip) {
       metrics.delivered(inOneTrip.delivery);
       return inOneTrip.delivery;
+    }
+    const repeats =
+      known && held && (await this.deliverKnown(subject, ticket, held, opportunityIds, rules));
+    if (repeats) {
+      metrics.delivered(repeats);
+      return repeats;
     }
     const read = await failClosed(() => this.readPage(subject, ticket, opportunityIds));
     const fresh = new Set(read.newIds);
@@ -336,6 +368,64 @@ export class PgMeter implements Metering {
     // After the commit: only what was recorded and charged is counted.
     metrics.delivered(result);
     return result;
+  }
+
+  /**
+   * A page of ids this process knows delivered this period (known-delivered.ts): ONE statement
+   * spends the request id and reads the account's usage, shared with the account's other such
+   * pages that arrive while one runs (KNOWN_PAGES through `knownPages`). Null when the account's
+   * period is no longer the held one (an admin's change): the held state is dropped, the ticket is
+   * spent by then, and the page takes READ_PAGE, which reads the deliveries of the new period.
+   */
+  private async deliverKnown(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    held: BillingState,
+    pageIds: readonly string[],
+    rules: PageRules,
+  ): Promise<PageDelivery | null> {
+    const { accountId } = subject;
+    const read = await failClosed(() =>
+      this.knownPages.run(`${accountId} ${held.period.start.getTime()}`, {
+        accountId,
+        periodStart: held.period.start,
+        requestId: ticket.spent ? null : ticket.id,
+      }),
+    );
+    if (!ticket.spent) this.settle(ticket, read.fresh);
+    const account = toAccountBilling(read.row);
+    const period = periodOf(account, this.now());
+    if (period.start.getTime() !== held.period.start.getTime()) {
+      // Held no more: READ_PAGE_HOLDING then reads the account's state afresh.
+      this.billingStates.delete(accountId);
+      return null;
+    }
+    const usage = buildSnapshot(account, period, toUsage(read.row));
+    return noDelivery(usage, cutPage(pageIds, new Set(), rules));
+  }
+
+  /**
+   * Sends one lane's known pages (one account and period) as ONE KNOWN_PAGES statement. Of calls
+   * that share a request id, the first spends it and the others are its repeats (409), as
+   * consecutive statements would decide.
+   */
+  private async readKnownPages(calls: KnownPage[]): Promise<KnownRead[]> {
+    const [first] = calls;
+    if (!first) return [];
+    const { rows } = await this.pool.query<KnownPagesRow>(
+      prepared('known_pages', KNOWN_PAGES, [
+        first.accountId,
+        first.periodStart,
+        calls.map((c) => c.requestId),
+      ]),
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`account ${first.accountId} not found`);
+    const unclaimed = new Set(row.spent_ids);
+    return calls.map((c) => ({
+      row,
+      fresh: c.requestId !== null && unclaimed.delete(c.requestId),
+    }));
   }
 
   /**

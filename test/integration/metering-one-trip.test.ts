@@ -48,6 +48,8 @@ const ONE_TRIP = /meter_deliver(_many)?\(/;
 /** READ_PAGE and READ_PAGE_HOLDING (billing/ledger-sql.ts) both start so. */
 const READ_PAGE = 'WITH durability AS';
 const FLUSH = 'pg_logical_emit_message';
+/** KNOWN_PAGES: the pages this process knows delivered. */
+const KNOWN = 'AS spent_ids';
 
 /**
  * What kind each statement sent was: the one trip; the two-trip path's read, its second read (a
@@ -56,6 +58,7 @@ const FLUSH = 'pg_logical_emit_message';
 function kinds(statements: string[]): string[] {
   const kind = (s: string): string => {
     if (ONE_TRIP.test(s)) return 'one-trip';
+    if (s.includes(KNOWN)) return 'known';
     if (s.includes(READ_PAGE)) return 'read';
     if (s.includes('AS key_found')) return 'reread';
     if (s.includes('meter_charge(')) return 'charge';
@@ -132,11 +135,12 @@ describe('the one-round-trip charge (PgMeter)', () => {
       prepaidCredits: 4,
     });
 
-    // A page of repeats this meter saw delivered: READ_PAGE alone, which writes nothing.
+    // A page of repeats this meter saw delivered: one read (KNOWN_PAGES), which writes nothing
+    // but the request id.
     const repeats = await recorder.during(async () => {
       out = await meter.deliver(subject, new RequestTicket('r3'), [d, a]);
     });
-    expect(kinds(repeats)).toEqual(['read']);
+    expect(kinds(repeats)).toEqual(['known']);
     expect(out).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: [d, a] });
     expect(out?.usage).toMatchObject({ used: 4, balanceMillicents: 1600 });
 
@@ -154,7 +158,7 @@ describe('the one-round-trip charge (PgMeter)', () => {
     const known = await recorder.during(() =>
       meter.deliver(subject, new RequestTicket('r5'), [f, e]),
     );
-    expect(kinds(known)).toEqual(['read']);
+    expect(kinds(known)).toEqual(['known']);
     expect(await spentIds(subject.accountId)).toEqual(['elsewhere', 'r1', 'r2', 'r3', 'r4', 'r5']);
 
     // Cut rules keep the two round trips.
@@ -500,6 +504,77 @@ describe("one account's one-round-trip calls sent together (DELIVER_MANY)", () =
   });
 });
 
+describe('pages this process knows delivered (KNOWN_PAGES)', () => {
+  it('go together in one statement, each with its own answer, writing only request ids', async () => {
+    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
+    const [a, b, c] = opportunityIds(3) as [string, string, string];
+    await meter.deliver(subject, new RequestTicket('warm'), [a, b, c]);
+    const before = await ledgerState(ctx.deps.pool, accountId);
+    const spent = new RequestTicket('spent');
+    await meter.spendRequestId(subject, spent);
+    let settled: Array<PageDelivery | string> = [];
+    const statements = await recorder.during(async () => {
+      settled = await Promise.all(
+        [
+          meter.deliver(subject, new RequestTicket('k1'), [a]),
+          meter.deliver(subject, new RequestTicket('k2'), [b, c]),
+          meter.deliver(subject, new RequestTicket('k1'), [c]),
+          meter.deliver(subject, new RequestTicket('k3'), [a, b], { newOnly: true }),
+          meter.deliver(subject, spent, [c, a]),
+          meter.deliver(subject, new RequestTicket('warm'), [b]),
+        ].map((call) => call.catch((err: unknown) => (err instanceof ApiError ? err.code : ''))),
+      );
+    });
+    // The first alone, the others together in the next statement.
+    expect(kinds(statements)).toEqual(['known', 'known']);
+    expect(meter.knownPages.calls).toBe(6);
+    const [k1, k2, k1again, k3, spentAlready, warmAgain] = settled as [
+      PageDelivery,
+      PageDelivery,
+      string,
+      PageDelivery,
+      PageDelivery,
+      string,
+    ];
+    expect(k1).toMatchObject({ newCount: 0, chargeMillicents: 0, servedIds: [a], consumed: 1 });
+    expect(k2).toMatchObject({ newCount: 0, servedIds: [b, c], consumed: 2 });
+    expect(k1again).toBe('duplicate_request_id');
+    // unseen_only leaves every known record out (contract §11.1).
+    expect(k3).toMatchObject({ newCount: 0, servedIds: [] });
+    expect(spentAlready).toMatchObject({ newCount: 0, servedIds: [c, a] });
+    expect(warmAgain).toBe('duplicate_request_id');
+    for (const page of [k1, k2, k3, spentAlready])
+      expect(page.usage).toMatchObject({ used: 3, includedUsed: 3, remaining: 7 });
+    expect(await ledgerState(ctx.deps.pool, accountId)).toEqual(before);
+    expect(await spentIds(accountId)).toEqual(['k1', 'k2', 'k3', 'spent', 'warm']);
+  });
+
+  it('a period changed since the page was known: read again, and charged in the new one', async () => {
+    const now = Date.now();
+    const { accountId, subject, meter } = await meterFor({
+      billingModel: 'legacy_wallet',
+      balanceMillicents: 10_000,
+      periodStart: new Date(now - 10 * 86_400_000),
+      periodEnd: new Date(now + 10 * 86_400_000),
+    });
+    const [a, b] = opportunityIds(2) as [string, string];
+    await meter.deliver(subject, new RequestTicket('old'), [a, b]);
+    // An admin starts a new period now (the stored period moves).
+    await ctx.deps.pool.query(
+      'UPDATE accounts SET period_start = $2, period_end = $3 WHERE id = $1',
+      [accountId, new Date(now - 1000), new Date(now + 30 * 86_400_000)],
+    );
+    let out: PageDelivery | undefined;
+    const statements = await recorder.during(async () => {
+      out = await meter.deliver(subject, new RequestTicket('new'), [a, b]);
+    });
+    expect(kinds(statements).slice(0, 2)).toEqual(['known', 'read']);
+    expect(out).toMatchObject({ newCount: 2, chargeMillicents: 800, servedIds: [a, b] });
+    expect(out?.usage).toMatchObject({ used: 2 });
+    expect(await spentIds(accountId)).toEqual(['new', 'old']);
+  });
+});
+
 describe('a detail read and charged in one round trip (PgMeter.deliverRecord)', () => {
   const FIND = 'SELECT id, record FROM opportunities';
   let stored: Opportunity[];
@@ -544,12 +619,12 @@ describe('a detail read and charged in one round trip (PgMeter.deliverRecord)', 
     );
     expect(rows.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
 
-    // A record this meter saw delivered: READ_PAGE alone, after the lookup.
+    // A record this meter saw delivered: one read (KNOWN_PAGES), after the lookup.
     const again = finder();
     const repeat = await recorder.during(async () => {
       out = await meter.deliverRecord(subject, new RequestTicket('d3'), b.id, again.find);
     });
-    expect(label(repeat)).toEqual(['find', 'read']);
+    expect(label(repeat)).toEqual(['find', 'known']);
     expect(out?.delivery).toMatchObject({ newCount: 0, chargeMillicents: 0 });
     expect(await spentIds(accountId)).toEqual(['d1', 'd2', 'd3']);
   });
