@@ -188,9 +188,9 @@ interface PageRead {
  * from READ_PAGE's answers and from committed charges) takes one read that writes nothing but the
  * request id and reads nothing of the page (KNOWN_PAGES: the account and its usage, for the
  * headers); the account's such pages that arrive while one runs go together in the next, as
- * below. A page of repeats it did not know (another process delivered them)
- * costs the one round trip, which then also writes nothing but the id (it holds the counters'
- * lock only for its own short statement) and waits for no flush.
+ * below. A page of repeats it did not know (another process delivered them) costs the one round
+ * trip, which then also writes nothing but the id (it holds the counters' lock only for its own
+ * short statement) and waits for no flush.
  * One process sends one such statement per account (and held state) at a time: the calls of the
  * account that arrive while it runs go together in the next one, DELIVER_MANY (or
  * DELIVER_RECORD_MANY for details: meter_deliver_many, migration 012, which spends every call's
@@ -218,7 +218,7 @@ export class PgMeter implements Metering {
   private readonly durable: GroupFlush;
   /** Each account's billing state from its latest READ_PAGE: the one-round-trip charge's input. */
   private readonly billingStates = new Lru<string, BillingState>(PERIOD_GUESSES);
-  /** Page ids seen delivered, by account and period: a page of them only needs READ_PAGE. */
+  /** Page ids seen delivered, by account and period: a page of them only needs KNOWN_PAGES. */
   private readonly known = new KnownDelivered();
   /**
    * The one-round-trip statements, one at a time per account, held state and kind: the calls that
