@@ -4,9 +4,9 @@ import { liveRecordQuery } from '../store/opportunity-repo';
 import { accountBilling } from './account-limits';
 import type { AccountBilling, PeriodUsage } from './snapshot';
 
-// Every statement of the Postgres meter (migrations 004, 008, 011 and 012) and the mapping of its rows.
-// Kept apart from pg-meter.ts so that the order of the statements there reads on its own. The values
-// go in as parameters (prepared statements) or as literals of sql-batch.ts, nothing else.
+// Every statement of the Postgres meter (migrations 004, 008, 011 and 012) and the mapping of its
+// rows. Kept apart from pg-meter.ts so that the order of the statements there reads on its own. The
+// values go in as parameters (prepared statements) or as literals of sql-batch.ts, nothing else.
 
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
@@ -182,7 +182,7 @@ export const CHARGE = `SELECT outcome, new_ids::text[] AS new_ids, included, pay
     FROM meter_charge($1::uuid, $2::uuid, $3::timestamptz, $4::timestamptz, $5::uuid[], $6::text,
                       $7::int, $8::text, $9::int)`;
 
-/** What a one-round-trip statement answers of each call (meter_charge's row, as text where wide). */
+/** What a one-round-trip statement answers per call: meter_charge's row, wide numbers as text. */
 const DELIVER_COLUMNS = `outcome, new_ids::text[] AS new_ids, included, payg, charge::text AS charge,
          used, included_used, payg_used, balance::text AS balance, included_available`;
 

@@ -59,7 +59,13 @@ import { failClosed } from './pg-errors';
 import { ApiError } from '../domain/errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
 import { runBatch, statement, type Statement } from './sql-batch';
-import { NO_USAGE, buildSnapshot, type AccountBilling, type UsageSnapshot } from './snapshot';
+import {
+  NO_USAGE,
+  buildSnapshot,
+  type AccountBilling,
+  type PeriodUsage,
+  type UsageSnapshot,
+} from './snapshot';
 import { Lru } from '../infra/lru';
 
 const PERIOD_GUESSES = 10_000;
@@ -121,7 +127,8 @@ interface KnownPage {
 
 /** KNOWN_PAGES's answer for one call: the account and usage, and whether it spent the call's id. */
 interface KnownRead {
-  row: KnownPagesRow;
+  account: AccountBilling;
+  usage: PeriodUsage;
   fresh: boolean;
 }
 
@@ -393,14 +400,14 @@ export class PgMeter implements Metering {
       }),
     );
     if (!ticket.spent) this.settle(ticket, read.fresh);
-    const account = toAccountBilling(read.row);
+    const { account } = read;
     const period = periodOf(account, this.now());
     if (period.start.getTime() !== held.period.start.getTime()) {
       // Held no more: READ_PAGE_HOLDING then reads the account's state afresh.
       this.billingStates.delete(accountId);
       return null;
     }
-    const usage = buildSnapshot(account, period, toUsage(read.row));
+    const usage = buildSnapshot(account, period, read.usage);
     return noDelivery(usage, cutPage(pageIds, new Set(), rules));
   }
 
@@ -421,9 +428,13 @@ export class PgMeter implements Metering {
     );
     const row = rows[0];
     if (!row) throw new Error(`account ${first.accountId} not found`);
+    // The one row read once for all the calls.
+    const account = toAccountBilling(row);
+    const usage = toUsage(row);
     const unclaimed = new Set(row.spent_ids);
     return calls.map((c) => ({
-      row,
+      account,
+      usage,
       fresh: c.requestId !== null && unclaimed.delete(c.requestId),
     }));
   }

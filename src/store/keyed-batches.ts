@@ -5,9 +5,10 @@
  * No timer and no wait at low load: under load a batch holds what arrived during the one before.
  *
  * Why: one busy account sends many small charges at once, and each single statement costs
- * Postgres its own round trip, transaction and lock hand-over. Sent as one statement, they cost
- * about 40 % less Postgres CPU each (docs/benchmarks.md, one account's charges together). Two
- * batches of a key in flight at once measured no faster than one: they wait on the same lock.
+ * Postgres its own round trip, transaction and lock hand-over. Sent as one statement, they cost a
+ * quarter to two fifths less Postgres CPU each (docs/benchmarks.md, one account's charges
+ * together). Two batches of a key in flight at once measured no faster than one: they wait on the
+ * same lock.
  *
  * `send` answers one result per item, in the items' order; a batch that fails (or answers the
  * wrong number of results) fails every call in it.

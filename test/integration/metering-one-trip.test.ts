@@ -78,6 +78,16 @@ async function meterFor(
   return { accountId, subject, meter };
 }
 
+/** meterFor once the meter holds the account's billing state (one delivery); the ledger then. */
+async function heldMeterFor(
+  account: Parameters<typeof createAccount>[1],
+  options: ConstructorParameters<typeof PgMeter>[1] = {},
+) {
+  const made = await meterFor(account, options);
+  await made.meter.deliver(made.subject, new RequestTicket('warm'), opportunityIds(1));
+  return { ...made, before: await ledgerState(ctx.deps.pool, made.accountId) };
+}
+
 /** The statements sent by `fn` while another transaction holds the account's counter row. */
 async function whileCountersLocked(accountId: string, fn: () => Promise<unknown>) {
   const holder = await ctx.deps.pool.connect();
@@ -185,12 +195,10 @@ describe('the one-round-trip charge (PgMeter)', () => {
   });
 
   it('a 402 through the one trip records nothing and spends its id', async () => {
-    const { accountId, subject, meter } = await meterFor({
+    const { accountId, subject, meter, before } = await heldMeterFor({
       allowanceOverride: 1,
       balanceMillicents: 399,
     });
-    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
-    const before = await ledgerState(ctx.deps.pool, accountId);
     let code = '';
     const statements = await recorder.during(async () => {
       code = await codeOf(meter.deliver(subject, new RequestTicket('dear'), opportunityIds(2)));
@@ -213,12 +221,10 @@ describe('the one-round-trip charge (PgMeter)', () => {
   });
 
   it('a 503 through the one trip (lock not had in time) records nothing but spends its id', async () => {
-    const { accountId, subject, meter } = await meterFor(
+    const { accountId, subject, meter, before } = await heldMeterFor(
       { balanceMillicents: 4000 },
       { timeoutMs: 200 },
     );
-    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
-    const before = await ledgerState(ctx.deps.pool, accountId);
     let code = '';
     const statements = await whileCountersLocked(accountId, async () => {
       code = await codeOf(meter.deliver(subject, new RequestTicket('held'), opportunityIds(2)));
@@ -234,8 +240,7 @@ describe('the one-round-trip charge (PgMeter)', () => {
   });
 
   it('a changed status or period makes the held state stale: nothing written, the two trips', async () => {
-    const { accountId, subject, meter } = await meterFor({ allowanceOverride: 10 });
-    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
+    const { accountId, subject, meter } = await heldMeterFor({ allowanceOverride: 10 });
     await ctx.deps.pool.query(`UPDATE accounts SET status = 'suspended' WHERE id = $1`, [
       accountId,
     ]);
@@ -391,11 +396,10 @@ describe("one account's one-round-trip calls sent together (DELIVER_MANY)", () =
   it('calls made while one runs go in one statement, each with its own answer', async () => {
     // legacy_entitlement with 4 of the allowance left: exactly 4 records are delivered, whatever
     // the order, and each call past them is refused with nothing recorded.
-    const { accountId, subject, meter } = await meterFor({
+    const { accountId, subject, meter } = await heldMeterFor({
       billingModel: 'legacy_entitlement',
       allowanceOverride: 5,
     });
-    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
     const otherKey = await createKey(ctx.deps.pool, accountId);
     const ids = opportunityIds(8);
     const page = (i: number) => [ids[i] ?? '', ids[i + 1] ?? ''];
@@ -453,12 +457,10 @@ describe("one account's one-round-trip calls sent together (DELIVER_MANY)", () =
   });
 
   it('a statement that fails fails each of its calls: nothing recorded, every id spent', async () => {
-    const { accountId, subject, meter } = await meterFor(
+    const { accountId, subject, meter, before } = await heldMeterFor(
       { balanceMillicents: 4000 },
       { timeoutMs: 200 },
     );
-    await meter.deliver(subject, new RequestTicket('warm'), opportunityIds(1));
-    const before = await ledgerState(ctx.deps.pool, accountId);
     let settled: Array<PageDelivery | string> = [];
     const statements = await whileCountersLocked(accountId, async () => {
       settled = await outcomes(
