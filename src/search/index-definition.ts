@@ -56,6 +56,7 @@ const ADDED_IN: Record<number, string> = {
   4: 'stored record texts (list pages)',
   5: 'record numbers (new_count and unseen_only use the slower filter by id)',
   6: "digests as doc values (every list page reads its records' texts from the engine)",
+  7: 'a source of the served text alone (pages cost the engine more, and carry every field)',
 };
 
 /**

@@ -27,7 +27,6 @@ import {
   buildFilterQuery,
   buildListSearchBody,
   digestsOnly,
-  PAGE_SOURCE,
   type ListSearchBody,
   type SearchAfter,
 } from './query-builder';
@@ -39,7 +38,7 @@ import type { PageHit, SearchCache } from './search-cache';
 // search after the key, measured back to back: docs/benchmarks.md). What it saved this side (each
 // hit's _index, _id and _score, and the answer's took and _shards) is a few hundred bytes.
 
-/** A list hit as the engine sends it (query-builder.ts PAGE_SOURCE). */
+/** A list hit as the engine sends it: its stored source (mapping 7: the id, text and digest). */
 export interface RawHit {
   _source?: { id?: string; record_json?: string; record_digest?: string; record?: Opportunity };
   sort?: unknown[];
@@ -211,7 +210,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     filter: Filter,
     keep?: RecordTexts,
   ): Promise<PageRecordHit[]> {
-    // The _source is only the record's id, text and digest (PAGE_SOURCE).
+    // The _source is only the record's id, text and digest (mapping 7).
     const res = await searchCall(() =>
       this.client.search({
         index: this.alias,
@@ -269,7 +268,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     const got = await searchCall(() =>
       this.client.mget({
         body: { docs: missing.map((hit) => ({ _index: hit.index, _id: hit.id })) },
-        _source: [...PAGE_SOURCE],
+        _source: true,
         realtime: false,
       }),
     );

@@ -144,15 +144,12 @@ export function buildFilterQuery(
   };
 }
 
-/** The fields of a list hit's _source: the record's id, stored text and digest (or old record). */
-export const PAGE_SOURCE = ['id', 'record_json', 'record_digest', 'record'] as const;
-
 export interface ListSearchBody {
   query: FilterQuery;
   sort: Array<Record<string, 'asc' | 'desc'>>;
   size: number;
   track_total_hits: false;
-  _source: string[];
+  _source: true;
   search_after?: SearchAfter;
 }
 
@@ -178,9 +175,11 @@ export function buildListSearchBody(
     sort: sortOf(filter).map((s) => ({ ...s })),
     size: page.size,
     track_total_hits: false, // keyset paging needs no total; counting is /count's job
-    // The record's stored text and digest (mapping 4); `record` is what an index of an older
-    // mapping holds instead, until a reindex replaces it (opensearch-index.ts reads both).
-    _source: [...PAGE_SOURCE],
+    // The whole stored source, unfiltered: since mapping 7 it holds only the record's id, text
+    // and digest, which the engine then copies as stored instead of parsing and filtering each
+    // document (docs/search.md). An index of older code holds every field (and, before mapping 4,
+    // a `record` object instead of the text): the same hits with more bytes, until a reindex.
+    _source: true,
     ...(page.searchAfter ? { search_after: page.searchAfter } : {}),
   };
 }

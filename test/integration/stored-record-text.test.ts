@@ -48,6 +48,9 @@ it('indexes each record as its JSON text and digest, and not as an object', asyn
   const { search, alias } = ctx.deps;
   const res = await search.get({ index: alias, id: stored[0]?.id as string });
   const source = res.body._source as Record<string, unknown>;
+  // Mapping 7: the stored source is the served text and nothing else (every other field is
+  // indexed, not stored), so a page's fetch copies it as stored.
+  expect(Object.keys(source).sort()).toEqual(['id', 'record_digest', 'record_json']);
   expect(source.record).toBeUndefined();
   expect(source.record_json).toBe(JSON.stringify(stored[0]));
   expect(source.record_digest).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -65,13 +65,21 @@ it('the rebuild carries every record number; then the same answers, by number', 
   const stored = await ctx.deps.pool.query<{ id: string; record_num: number }>(
     'SELECT id, record_num FROM opportunities',
   );
+  // The numbers are doc values (the stored source holds only the served text since mapping 7).
   const res = await ctx.deps.search.search({
     index: ctx.deps.alias,
-    body: { size: 1000, _source: ['id', 'record_num'], query: { match_all: {} } },
+    body: {
+      size: 1000,
+      _source: ['id'],
+      docvalue_fields: ['record_num'],
+      query: { match_all: {} },
+    },
   } as never);
-  const indexed = (res.body.hits.hits as { _source: { id: string; record_num: number } }[]).map(
-    (h) => h._source,
-  );
+  type Hit = { _source: { id: string }; fields: { record_num: [number] } };
+  const indexed = (res.body.hits.hits as Hit[]).map((h) => ({
+    id: h._source.id,
+    record_num: h.fields.record_num[0],
+  }));
   expect(new Map(indexed.map((d) => [d.id, d.record_num]))).toEqual(
     new Map(stored.rows.map((r) => [r.id, r.record_num])),
   );

@@ -10,6 +10,8 @@ import type { AppDeps } from '../../src/service/context';
 
 /** What the index of older code has and the current mapping dropped (mapping 4: the stored text). */
 const DROPPED = { record: { type: 'object', enabled: false } };
+/** Before mapping 7 the stored source held every field of a document. */
+const OLDER_SOURCE = { enabled: true };
 /** What older code's documents lack (keyword search's fields; mapping 4's stored text). */
 const ADDED = ['title', 'organization_names', 'taxonomy_labels', 'search_text'];
 const ADDED_IN_4 = ['record_json', 'record_digest'];
@@ -35,7 +37,7 @@ export async function aliasOnLegacyIndex(search: Client, alias: string): Promise
     index: legacy,
     body: {
       settings: { index: settings.index },
-      mappings: { ...oldMappings, properties },
+      mappings: { ...oldMappings, _source: OLDER_SOURCE, properties },
     } as never,
   });
   await swapAlias(search, alias, legacy);
@@ -81,7 +83,15 @@ export async function aliasOnOlderIndex(
   };
   await deps.search.indices.create({
     index,
-    body: { settings, mappings: { ...mappings, _meta: { mapping_version: version }, properties } },
+    body: {
+      settings,
+      mappings: {
+        ...mappings,
+        _source: OLDER_SOURCE,
+        _meta: { mapping_version: version },
+        properties,
+      },
+    },
   } as never);
   await bulkWithRetry(
     deps.search,

@@ -41,7 +41,7 @@ function fakeClient(engine: Engine): Client {
       (engine.searches ??= []).push(params);
       (engine.sizes ??= []).push(body.size);
       if (!body.stored_fields) {
-        // A search with the texts (query-builder.ts PAGE_SOURCE).
+        // A search with the texts (its whole stored source: mapping 7).
         const hits = docs.map((d) => ({
           _source: { id: d.id, record_json: d.json, record_digest: d.digest },
           sort: d.sort,

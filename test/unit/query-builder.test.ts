@@ -153,7 +153,7 @@ describe('search bodies', () => {
       sort: [{ freshness: 'desc' }, { id: 'asc' }],
       size: 26,
       track_total_hits: false,
-      _source: ['id', 'record_json', 'record_digest', 'record'],
+      _source: true,
       search_after: [1767225600000, 'id-1'],
     });
     expect(buildListSearchBody({}, taxonomy, { size: 5 })).not.toHaveProperty('search_after');
