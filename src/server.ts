@@ -49,7 +49,11 @@ export async function serve(env: Env): Promise<void> {
       detail: stale,
     });
     void reindex(deps).then(
-      (done) => logger.info('index rebuilt with the current mapping', { index: done.index }),
+      (done) =>
+        logger.info('index rebuilt with the current mapping', {
+          index: done.index,
+          compacted: done.compacted,
+        }),
       (err: unknown) =>
         logger.error('index rebuild failed; run `npm run cli -- reindex`', {
           error: err instanceof Error ? err.message : String(err),

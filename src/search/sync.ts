@@ -19,6 +19,7 @@ import {
   indexUuid,
   swapAlias,
 } from './index-manager';
+import { compactIndex } from './index-compaction';
 import type { IndexLayout } from './index-layout';
 import { pruneRetiredIndices, retireIndices } from './retired-indices';
 
@@ -66,6 +67,11 @@ export interface SyncResult {
    * reported as lost; running sync again refreshes.
    */
   refreshed?: boolean;
+  /**
+   * A reindex's new index merged before the swap (search/index-compaction.ts); false when the
+   * merge failed or ran out of time: the index serves the same, only larger and slower.
+   */
+  compacted?: boolean;
 }
 
 const BATCH = 2000;
@@ -317,6 +323,9 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
     }
     await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
     await deps.search.indices.refresh({ index });
+    // Compacted before it takes reads: the alias moves once the merge is done.
+    (deps.progress ?? NO_PROGRESS).phase('merge', null);
+    const compacted = await compactIndex(deps.search, index);
     // Searches in flight may still run on the old index: it is retired, deleted after the grace.
     await retireIndices(deps.search, await swapAlias(deps.search, deps.alias, index));
     await indexChanged(deps.pool, deps.alias);
@@ -337,6 +346,7 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
       deleted: caughtUp.deleted,
       watermark: Math.max(snapshotMax, caughtUp.watermark),
       index,
+      compacted,
     };
   });
 }

@@ -42,7 +42,7 @@ it('sync finds nothing new; reindex rebuilds into a new index behind the alias',
   expect(await cli('sync')).toMatchObject({ ok: true, indexed: 0, deleted: 0 });
   const before = await aliasTargets(ctx.deps.search, ctx.deps.alias);
   const result = await cli('reindex');
-  expect(result).toMatchObject({ ok: true, indexed: 60 });
+  expect(result).toMatchObject({ ok: true, indexed: 60, compacted: true });
   const after = await aliasTargets(ctx.deps.search, ctx.deps.alias);
   expect(after).toEqual([result.index]);
   expect(after).not.toEqual(before);
