@@ -3,8 +3,8 @@ import type { Client } from '@opensearch-project/opensearch';
 // A freshly built index (cli reindex, local mode's rebuild) is bulk-loaded and then mostly read:
 // left to itself it keeps the dozen or so segments the bulk load wrote, and each document's full
 // source kept for peer recovery (_recovery_source, mapping 7), until later merges get to them.
-// Merged before it takes reads, the bench's million records answered the raw fresh-page search
-// 837-905 times a second instead of 664, and took 1,127 MB instead of 1.9 GB (docs/search.md).
+// Merged before it takes reads, the bench's million records took 1.2 GB instead of 1.9 GB, and
+// the engine answered its page searches 14-25 % faster (docs/benchmarks.md, mapping 7).
 
 /**
  * OpenSearch's tiered merge policy writes no merged segment above 5 GB: a shard merged into larger
