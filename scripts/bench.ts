@@ -26,7 +26,7 @@ import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
 import { startApi, type RunningApi } from './bench/server';
 import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
 import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
-import { loadLine, machineLine, postgresLine } from './bench/machine';
+import { indexLine, loadLine, machineLine, postgresLine } from './bench/machine';
 import { oneAccountWorkloads } from './bench/one-account';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -215,6 +215,7 @@ async function main(): Promise<void> {
   );
   console.log(machineLine());
   console.log(await postgresLine(deps.pool));
+  console.log(await indexLine(deps.search, deps.alias));
 
   const apiHeaders = { 'X-API-Key': key };
   const osBase = opensearchUrl.replace(/\/$/, '');

@@ -1,5 +1,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { Client } from '@opensearch-project/opensearch';
 import type { Pool } from 'pg';
+import { liveMappingVersion } from '../../src/search/index-definition';
 
 // What a reader needs to compare two bench runs: the figures move with the machine, its load and
 // these Postgres settings (autovacuum off and synchronous_commit on cost several times more per
@@ -30,4 +32,25 @@ export async function postgresLine(pool: Pool): Promise<string> {
     '?';
   const settings = rows.map((r) => `${r.name}=${r.setting}${r.unit ? ` ${r.unit}` : ''}`);
   return `postgres ${version}: ${settings.join(', ')}`;
+}
+
+/**
+ * The index the run reads, as the raw baseline depends on it: the same searches ran 14-25 % faster
+ * from one merged segment than from the 14 a bulk load leaves (docs/benchmarks.md, mapping 7).
+ */
+export async function indexLine(client: Client, alias: string): Promise<string> {
+  const [version, segments, stats] = await Promise.all([
+    liveMappingVersion(client, alias),
+    client.cat.segments({ index: alias, format: 'json' }),
+    client.indices.stats({ index: alias, metric: 'store' }),
+  ]);
+  const indices = (
+    stats.body as {
+      indices?: Record<string, { primaries?: { store?: { size_in_bytes?: number } } }>;
+    }
+  ).indices;
+  const [name, index] = Object.entries(indices ?? {})[0] ?? ['?', undefined];
+  const mb = ((index?.primaries?.store?.size_in_bytes ?? 0) / 2 ** 20).toFixed(0);
+  const count = (segments.body as unknown[]).length;
+  return `index ${name}: mapping ${version ?? '?'}, ${count} segment${count === 1 ? '' : 's'}, ${mb} MB`;
 }
