@@ -1,7 +1,9 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { Client } from '@opensearch-project/opensearch';
 import type { Pool } from 'pg';
+import { primaryStoreBytes } from '../../src/search/index-compaction';
 import { liveMappingVersion } from '../../src/search/index-definition';
+import { aliasTargets } from '../../src/search/index-manager';
 
 // What a reader needs to compare two bench runs: the figures move with the machine, its load and
 // these Postgres settings (autovacuum off and synchronous_commit on cost several times more per
@@ -39,18 +41,13 @@ export async function postgresLine(pool: Pool): Promise<string> {
  * from one merged segment than from the 14 a bulk load leaves (docs/benchmarks.md, mapping 7).
  */
 export async function indexLine(client: Client, alias: string): Promise<string> {
-  const [version, segments, stats] = await Promise.all([
+  const [version, [name], segments, bytes] = await Promise.all([
     liveMappingVersion(client, alias),
+    aliasTargets(client, alias),
     client.cat.segments({ index: alias, format: 'json' }),
-    client.indices.stats({ index: alias, metric: 'store' }),
+    primaryStoreBytes(client, alias),
   ]);
-  const indices = (
-    stats.body as {
-      indices?: Record<string, { primaries?: { store?: { size_in_bytes?: number } } }>;
-    }
-  ).indices;
-  const [name, index] = Object.entries(indices ?? {})[0] ?? ['?', undefined];
-  const mb = ((index?.primaries?.store?.size_in_bytes ?? 0) / 2 ** 20).toFixed(0);
   const count = (segments.body as unknown[]).length;
-  return `index ${name}: mapping ${version ?? '?'}, ${count} segment${count === 1 ? '' : 's'}, ${mb} MB`;
+  const size = `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  return `index ${name ?? '?'}: mapping ${version ?? '?'}, ${count} segment${count === 1 ? '' : 's'}, ${size}`;
 }

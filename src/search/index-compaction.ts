@@ -1,4 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
+import { currentLayout } from './index-layout';
 
 // A freshly built index (cli reindex, local mode's rebuild) is bulk-loaded and then mostly read:
 // left to itself it keeps the dozen or so segments the bulk load wrote, and each document's full
@@ -25,6 +26,20 @@ export function mergedSegments(shardBytes: number): number {
  */
 const MERGE_TIMEOUT_MS = 60 * 60_000;
 
+/** The store size of the primary shards of `target` (an index or an alias), in bytes. */
+export async function primaryStoreBytes(client: Client, target: string): Promise<number> {
+  const res = await client.indices.stats({ index: target, metric: 'store' });
+  const indices = (
+    res.body as {
+      indices?: Record<string, { primaries?: { store?: { size_in_bytes?: number } } }>;
+    }
+  ).indices;
+  return Object.values(indices ?? {}).reduce(
+    (sum, index) => sum + (index.primaries?.store?.size_in_bytes ?? 0),
+    0,
+  );
+}
+
 /**
  * Merges `index` (not yet behind the alias) down to mergedSegments of its primary shards' size.
  * The index answers the same either way, so a merge that fails or outlives MERGE_TIMEOUT_MS is
@@ -32,22 +47,12 @@ const MERGE_TIMEOUT_MS = 60 * 60_000;
  */
 export async function compactIndex(client: Client, index: string): Promise<boolean> {
   try {
-    const [stats, settings] = await Promise.all([
-      client.indices.stats({ index, metric: 'store' }),
-      client.indices.getSettings({ index, name: 'index.number_of_shards' }),
+    const [bytes, layout] = await Promise.all([
+      primaryStoreBytes(client, index),
+      currentLayout(client, index),
     ]);
-    const bytes = (
-      stats.body as {
-        indices?: Record<string, { primaries?: { store?: { size_in_bytes?: number } } }>;
-      }
-    ).indices?.[index]?.primaries?.store?.size_in_bytes;
-    const shards = Number(
-      (settings.body as Record<string, { settings?: { index?: { number_of_shards?: string } } }>)[
-        index
-      ]?.settings?.index?.number_of_shards ?? 1,
-    );
     await client.indices.forcemerge(
-      { index, max_num_segments: mergedSegments((bytes ?? 0) / Math.max(1, shards)) },
+      { index, max_num_segments: mergedSegments(bytes / Math.max(1, layout.shards ?? 1)) },
       { requestTimeout: MERGE_TIMEOUT_MS },
     );
     // Searches see the merged segments, and the old ones are let go, from the next refresh.
