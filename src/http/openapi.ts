@@ -26,8 +26,9 @@ import { OPERATIONS, TAGS, type Operation } from './operations';
 function documentedPaths(): Record<string, Record<string, object>> {
   const paths: Record<string, Record<string, object>> = {};
   for (const [operationId, op] of Object.entries(OPERATIONS) as [string, Operation][]) {
-    const { method, path, public: open, parameters, ...texts } = op;
+    const { method, path, public: open, parameters: declared, ...texts } = op;
     const { responses, ...described } = texts;
+    const parameters = declared?.();
     paths[path] = {
       ...paths[path],
       [method]: {

@@ -42,7 +42,11 @@ export interface Operation {
   description?: string;
   /** No API key (the document's `security: []`); otherwise the key is required. */
   public?: true;
-  parameters?: readonly object[];
+  /**
+   * Generated from the zod schemas when the document is written, not when the routers mount the
+   * operation: an app that never serves /v1/openapi.json never pays for them.
+   */
+  parameters?: () => readonly object[];
   /** By status; the error responses name their codes from domain/errors.ts. */
   responses: Record<string, object>;
 }
@@ -59,7 +63,7 @@ export const OPERATIONS = {
     summary: 'A page of canonical opportunities (keyset pagination, signed cursor).',
     description:
       'Newest first. Each opportunity delivered to the account for the first time in the period consumes one unit of allowance (then prepaid credit); repeats are free. unseen_only=true returns only records not yet delivered this period (each one new, so each consumed); max_new=N caps the new records of one page without skipping any (the page stops before the (N+1)-th new one, next_cursor continues right after it). The cheap path for an agent: count with include=new_count (free) to see how many are new and what they would cost, then list with unseen_only=true and max_new. Send a held ETag in If-None-Match: 304 (nothing consumed, no request id spent) when the page is unchanged and every record on it was already delivered.',
-    parameters: [...queryParameters('list'), requestIdHeader, ifNoneMatchHeader],
+    parameters: () => [...queryParameters('list'), requestIdHeader, ifNoneMatchHeader],
     responses: {
       '200': ok('ListEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
       '304': notModified(
@@ -75,7 +79,7 @@ export const OPERATIONS = {
     summary: 'The number of matching opportunities; consumes no allowance.',
     description:
       'Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. Dashboards: histogram=published|first_seen with interval=day|week|month adds histogram (HistogramBucket: matching records per UTC bucket, weeks from Monday, ascending, empty buckets included, at most 400); stats=rate adds rate_stats (RateStatistics per rate unit and currency: count, min and max exact, p25, median and p75 within 5 %). Both combine with every filter, with each other and with group_by, and are free. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.',
-    parameters: [...queryParameters('count'), ifNoneMatchHeader],
+    parameters: () => [...queryParameters('count'), ifNoneMatchHeader],
     responses: {
       '200': ok('CountEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
       '304': notModified('the count is unchanged'),
@@ -91,7 +95,7 @@ export const OPERATIONS = {
     description:
       `${ACCEPTABLE_USE} The feed keeps an integration current; it is not a way to rebuild or republish the dataset.\n\n` +
       'since=ISO (or YYYY-MM-DD): changes whose changed_at is at or after it (a tombstone is timed by its deletion); neither since nor cursor: the whole store from the start. pagination.next_cursor is never null: keep it and poll from it later (it carries since and is bound to the account); has_more says whether more changes exist now. A record removed from the store (admin CLI `delete ID`, or an import line {"id": "...", "deleted": true}) appears once as a tombstone { id, deleted: true, changed_at }. Records are metered like list (new ones consume, repeats are free, the call spends its request id); tombstones are free. Not exposed over MCP.',
-    parameters: [...queryParameters(ChangesQuery), ...fieldsParameter(), requestIdHeader],
+    parameters: () => [...queryParameters(ChangesQuery), ...fieldsParameter(), requestIdHeader],
     responses: {
       '200': ok('ChangesEnvelope', AUTH_HEADERS),
       ...errors(AUTH_ERRORS, AUTH_HEADERS),
@@ -102,7 +106,7 @@ export const OPERATIONS = {
     path: '/v1/opportunities/{opportunity_id}',
     tags: ['Opportunities'],
     summary: 'One canonical opportunity, whatever its liveness.',
-    parameters: [
+    parameters: () => [
       {
         name: 'opportunity_id',
         in: 'path',
@@ -147,7 +151,7 @@ export const OPERATIONS = {
     tags: ['Preview'],
     summary: 'Anonymous preview: at most five live opportunities, no pagination.',
     public: true,
-    parameters: queryParameters('preview'),
+    parameters: () => queryParameters('preview'),
     responses: {
       '200': ok('PreviewListEnvelope', {}),
       ...errors(['400', '422', '500', '503'], {}),

@@ -16,6 +16,7 @@ import {
   USAGE_DESCRIPTION,
 } from './descriptions';
 import { UsageEnvelope } from '../domain/usage-envelope';
+import { once } from '../infra/once';
 import { toolInputSchema, toolOutputSchema, type ToolJsonSchema } from './schemas';
 
 // The four tools of contract §21.5, as thin adapters over the ReadService that REST uses, so that
@@ -93,17 +94,35 @@ function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
   return { ...outcome, error: renamed };
 }
 
-/** Built once per router: the JSON Schemas and the taxonomy document do not change per request. */
+/**
+ * The tools' declared JSON Schemas, generated from constant zod schemas: once per process, when the
+ * first router is built, however many apps the process assembles (a test run assembles hundreds).
+ */
+const declaredSchemas = once(() => {
+  const io = (args: z.ZodType, result: z.ZodType) => ({
+    inputSchema: toolInputSchema(args),
+    outputSchema: toolOutputSchema(result),
+  });
+  return {
+    search_opportunities: io(toolArgsSchema('list'), ListEnvelope),
+    get_opportunity: io(GetArgs, DetailEnvelope),
+    count_opportunities: io(toolArgsSchema('count'), CountEnvelope),
+    get_occupation_taxonomy: io(NoArgs, TaxonomyEnvelope),
+    get_usage: io(NoArgs, UsageEnvelope),
+  } satisfies Record<ToolName, { inputSchema: ToolJsonSchema; outputSchema: ToolJsonSchema }>;
+});
+
+/** Built once per router: the taxonomy document does not change per request. */
 export function createTools(deps: Settings, reads: ReadService): readonly ToolDefinition[] {
   const taxonomy = serializeOnce(taxonomyDocument(deps.taxonomy).body);
   const budget = { maxBytes: deps.env.MCP_MAX_RESULT_BYTES };
+  const schemas = declaredSchemas();
   return [
     {
       name: 'search_opportunities',
       title: 'Search opportunities',
       description: SEARCH_DESCRIPTION,
-      inputSchema: toolInputSchema(toolArgsSchema('list')),
-      outputSchema: toolOutputSchema(ListEnvelope),
+      ...schemas.search_opportunities,
       annotations: { title: 'Search opportunities', ...READ_ONLY },
       billable: true,
       limitedByService: true,
@@ -114,8 +133,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       name: 'get_opportunity',
       title: 'Get one opportunity',
       description: GET_DESCRIPTION,
-      inputSchema: toolInputSchema(GetArgs),
-      outputSchema: toolOutputSchema(DetailEnvelope),
+      ...schemas.get_opportunity,
       annotations: { title: 'Get one opportunity', ...READ_ONLY },
       billable: true,
       limitedByService: true,
@@ -134,8 +152,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       name: 'count_opportunities',
       title: 'Count opportunities',
       description: COUNT_DESCRIPTION,
-      inputSchema: toolInputSchema(toolArgsSchema('count')),
-      outputSchema: toolOutputSchema(CountEnvelope),
+      ...schemas.count_opportunities,
       annotations: { title: 'Count opportunities', ...READ_ONLY },
       billable: false,
       limitedByService: true,
@@ -145,8 +162,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       name: 'get_occupation_taxonomy',
       title: 'Occupation taxonomy',
       description: TAXONOMY_DESCRIPTION,
-      inputSchema: toolInputSchema(NoArgs),
-      outputSchema: toolOutputSchema(TaxonomyEnvelope),
+      ...schemas.get_occupation_taxonomy,
       annotations: { title: 'Occupation taxonomy', ...READ_ONLY },
       billable: false,
       limitedByService: false,
@@ -160,8 +176,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       name: 'get_usage',
       title: 'Account usage',
       description: USAGE_DESCRIPTION,
-      inputSchema: toolInputSchema(NoArgs),
-      outputSchema: toolOutputSchema(UsageEnvelope),
+      ...schemas.get_usage,
       annotations: { title: 'Account usage', ...READ_ONLY },
       billable: false,
       limitedByService: true,
