@@ -1,5 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sdkClient } from '../support/mcp-clients';
 import { taxonomyDocument } from '../../src/service/taxonomy-service';
 import { makeRecord } from '../support/fixtures';
 import type { StartWorld, World } from '../support/worlds';
@@ -17,7 +18,7 @@ export function mcpBehaviour(start: StartWorld): void {
   // REST, argument errors as isError envelopes, and source text returned as data.
 
   async function connect(headers: Record<string, string>): Promise<Client> {
-    const c = new Client({ name: 'mcp-test', version: '1.0.0' });
+    const c = sdkClient('mcp-test');
     await c.connect(
       new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }),
     );

@@ -1,5 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sdkClient } from '../support/mcp-clients';
 import {
   DASHBOARD_FIXTURE,
   FAR_RECORD,
@@ -245,7 +246,7 @@ describe('free like counts', () => {
 describe('MCP count_opportunities', () => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client({ name: 'dashboards-test', version: '1.0.0' });
+    client = sdkClient('dashboards-test');
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${ctx.baseUrl}/mcp`), {
         requestInit: { headers: { 'X-API-Key': reader.key } },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sdkClient } from '../support/mcp-clients';
 import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import { createSearchClient } from '../../src/search/client';
@@ -84,7 +84,7 @@ it('the third expensive call of an account is refused while two are in flight', 
 
 it('MCP: the same gate, as the tool-level error', async () => {
   const reader = await newReader(ctx.deps);
-  const mcp = new Client({ name: 'gate-test', version: '1.0.0' });
+  const mcp = sdkClient('gate-test');
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), {
       requestInit: { headers: { 'X-API-Key': reader.key } },

@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sdkClient } from '../support/mcp-clients';
 import { fixtureWorld } from '../support/fixture-world';
 import { storeAndIndex } from '../support/fixtures';
 import type { TestContext } from '../support/harness';
@@ -108,7 +108,7 @@ describe('q in the envelope and the other endpoints', () => {
   });
 
   it('MCP search_opportunities and count_opportunities take q and sort', async () => {
-    const client = new Client({ name: 'keyword-search-test', version: '1.0.0' });
+    const client = sdkClient('keyword-search-test');
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${ctx.baseUrl}/mcp`), {
         requestInit: { headers: { 'X-API-Key': reader.key } },

@@ -1,5 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sdkClient } from '../support/mcp-clients';
 import { facetOracle } from '../support/facet-oracle';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -17,7 +18,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   await storeAndIndex(ctx.deps, [...FIXTURE]);
   reader = await newReader(ctx.deps);
-  client = new Client({ name: 'mcp-facets-test', version: '1.0.0' });
+  client = sdkClient('mcp-facets-test');
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${ctx.baseUrl}/mcp`), {
       requestInit: { headers: { 'X-API-Key': reader.key } },

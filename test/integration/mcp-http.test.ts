@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sdkClient } from '../support/mcp-clients';
 import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import type { AppDeps } from '../../src/service/context';
@@ -53,7 +53,7 @@ async function connect(
   perRequest: () => Record<string, string> = () => ({}),
 ) {
   const seen: { headers: Headers | null } = { headers: null };
-  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  const client = sdkClient('mcp-http-test');
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: { headers },
     fetch: async (url, init) => {

@@ -1,5 +1,10 @@
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -33,6 +38,28 @@ export interface McpClient {
 
 const INFO = { name: 'mcp-matrix', version: '1.0.0' };
 
+/**
+ * The 1.x client validates every structuredContent against its tool's outputSchema, as agents'
+ * clients do, and compiles those schemas with an Ajv of its own at each tools/list: about 0.2 s of
+ * CPU per connection. Its clients here share one Ajv and one compiled validator per schema text,
+ * so each schema is compiled once per test file and validated exactly as before.
+ */
+const validators = new Map<string, JsonSchemaValidator<unknown>>();
+const ajv = new AjvJsonSchemaValidator();
+const sharedValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: Parameters<jsonSchemaValidator['getValidator']>[0]) {
+    const text = JSON.stringify(schema);
+    let validator = validators.get(text);
+    if (!validator) validators.set(text, (validator = ajv.getValidator(schema)));
+    return validator as JsonSchemaValidator<T>;
+  },
+};
+
+/** A 1.x SDK client (what most agents run today) for the tests that drive one directly. */
+export function sdkClient(name: string): ClientV1 {
+  return new ClientV1({ name, version: '1.0.0' }, { jsonSchemaValidator: sharedValidator });
+}
+
 function v2(
   name: string,
   revision: string,
@@ -65,7 +92,7 @@ const v1: McpClientKind = {
   name: 'sdk 1.x client',
   revision: '2025-11-25',
   async connect(url, headers, fetchImpl) {
-    const client = new ClientV1(INFO);
+    const client = new ClientV1(INFO, { jsonSchemaValidator: sharedValidator });
     const transport = new TransportV1(url, {
       requestInit: { headers },
       ...(fetchImpl ? { fetch: fetchImpl } : {}),
