@@ -63,7 +63,7 @@ export async function serve(env: Env): Promise<void> {
   // contract §22.4: production creates no demo account.
   if (!isProduction(deps.env)) await ensureDemoAccount(deps);
   deps.lifecycle = new Lifecycle();
-  const server = createHttpServer(createApp(compose(deps)), deps.env);
+  const server = createHttpServer(createApp(compose(deps), { mcp: 'now' }), deps.env);
   await listen(server, deps.env.PORT, '0.0.0.0');
   logger.info('listening', {
     port: deps.env.PORT,

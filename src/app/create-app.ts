@@ -13,7 +13,7 @@ import { opportunityRoutes } from '../http/routes/opportunities';
 import { previewRoutes } from '../http/routes/preview';
 import { taxonomyRoutes } from '../http/routes/taxonomy';
 import { usageRoutes } from '../http/routes/usage';
-import { mcpRoutes } from '../mcp/http';
+import { assembledOnDemand } from './assembled-on-demand';
 import type { Capabilities } from './compose';
 
 /**
@@ -21,7 +21,15 @@ import type { Capabilities } from './compose';
  * side by side, sharing one authenticator, rate limiter and meter. Tests call it on an ephemeral
  * port. Lives above http/ and mcp/ so that neither adapter imports the other.
  */
-export function createApp(capabilities: Capabilities): Express {
+export interface AppOptions {
+  /**
+   * When /mcp's adapter is loaded (app/assembled-on-demand.ts): a server process loads it as it
+   * starts; an app assembled for anything else (tests, tools), when a request first needs it.
+   */
+  mcp?: 'now' | 'on-first-request';
+}
+
+export function createApp(capabilities: Capabilities, options: AppOptions = {}): Express {
   const { settings, limits, reads } = capabilities;
   const auth = createAuthenticator(capabilities.auth);
 
@@ -49,7 +57,13 @@ export function createApp(capabilities: Capabilities): Express {
   // The routes' paths are disjoint, so their order is only what each request walks past before its
   // own: the busiest (the authenticated reads and the tool protocol) come first.
   app.use(opportunityRoutes(settings, auth, reads));
-  app.use('/mcp', mcpRoutes(settings, auth, reads));
+  app.use(
+    '/mcp',
+    assembledOnDemand(
+      async () => (await import('../mcp/http')).mcpRoutes(settings, auth, reads),
+      options.mcp ?? 'on-first-request',
+    ),
+  );
   app.use(usageRoutes(settings, auth, reads));
   // The lifecycle is read per request: server.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));

@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+
+/**
+ * A handler assembled from code loaded when it is first needed, then kept. The tool-protocol
+ * adapter is most of what loading the app costs (its SDK defines some hundred zod schemas when it
+ * loads), and most processes that assemble an app never serve /mcp: the CLI's, and nearly every test
+ * file, which loads the app afresh. `start: 'now'` begins assembling at once (the server process,
+ * so that no agent waits); 'on-first-request' waits for one.
+ *
+ * Requests that arrive while it is assembled wait for it. Should assembling fail, those requests
+ * get the error (the app's error handler answers 500) and the next request tries again.
+ */
+export function assembledOnDemand(
+  assemble: () => Promise<RequestHandler>,
+  start: 'now' | 'on-first-request',
+): RequestHandler {
+  let handler: Promise<RequestHandler> | undefined;
+  const assembled = (): Promise<RequestHandler> => {
+    handler ??= assemble().catch((err: unknown) => {
+      handler = undefined;
+      throw err;
+    });
+    return handler;
+  };
+  // Nobody awaits the early start: a failure is left to the first request, which assembles again.
+  if (start === 'now') assembled().catch(() => undefined);
+  return (req, res, next) => {
+    assembled().then((handle) => handle(req, res, next), next);
+  };
+}
