@@ -96,7 +96,7 @@ function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
 
 /**
  * The tools' declared JSON Schemas, generated from constant zod schemas: once per process, when the
- * first router is built, however many apps the process assembles (a test run assembles hundreds).
+ * first router is built, however many apps the process assembles (a test file may assemble many).
  */
 const declaredSchemas = once(() => {
   const io = (args: z.ZodType, result: z.ZodType) => ({
