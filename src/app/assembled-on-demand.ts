@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 
 /**
- * A handler assembled from code loaded when it is first needed, then kept. Loading the tool-protocol
- * adapter was nearly half of what loading the app cost (its SDK defines some hundred zod schemas as
- * it loads), and most processes that assemble an app never serve /mcp: the CLI's, and most test
- * files, each of which loads the app afresh. `start: 'now'` begins assembling at once (the server process,
- * so that no agent waits); 'on-first-request' waits for one.
+ * A handler assembled from code loaded when it is first needed, then kept. Loading the
+ * tool-protocol adapter was nearly half of what loading the app cost (its SDK defines some hundred
+ * zod schemas as it loads), and most processes that assemble an app never serve /mcp: the CLI's,
+ * and most test files, each of which loads the app afresh. `start: 'now'` begins assembling at once
+ * (the server process, so that no agent waits); 'on-first-request' waits for one.
  *
  * Requests that arrive while it is assembled wait for it. Should assembling fail, those requests
  * get the error (the app's error handler answers 500) and the next request tries again.
