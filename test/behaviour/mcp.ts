@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sdkClient } from '../support/mcp-clients';
+import { sdkClient } from '../support/sdk-client';
 import { taxonomyDocument } from '../../src/service/taxonomy-service';
 import { makeRecord } from '../support/fixtures';
 import type { StartWorld, World } from '../support/worlds';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sdkClient } from '../support/mcp-clients';
+import { sdkClient } from '../support/sdk-client';
 import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import { createSearchClient } from '../../src/search/client';

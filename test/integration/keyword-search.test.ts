@@ -1,5 +1,5 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sdkClient } from '../support/mcp-clients';
+import { sdkClient } from '../support/sdk-client';
 import { fixtureWorld } from '../support/fixture-world';
 import { storeAndIndex } from '../support/fixtures';
 import type { TestContext } from '../support/harness';

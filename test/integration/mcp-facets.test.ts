@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sdkClient } from '../support/mcp-clients';
+import { sdkClient } from '../support/sdk-client';
 import { facetOracle } from '../support/facet-oracle';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';

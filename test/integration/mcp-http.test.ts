@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sdkClient } from '../support/mcp-clients';
+import { sdkClient } from '../support/sdk-client';
 import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import type { AppDeps } from '../../src/service/context';

@@ -1,14 +1,12 @@
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from '@modelcontextprotocol/sdk/validation/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator as AjvV2 } from '@modelcontextprotocol/client/validators/ajv';
+import { V1_VALIDATOR } from './sdk-client';
+import { sharedValidator } from './shared-validator';
 
 // The MCP client matrix of contract §21.4: /mcp driven by the 1.x SDK client, the 2.x
 // client pinned to each protocol revision, and the 2.x client negotiating (auto). The same tests
@@ -38,27 +36,8 @@ export interface McpClient {
 
 const INFO = { name: 'mcp-matrix', version: '1.0.0' };
 
-/**
- * The 1.x client validates every structuredContent against its tool's outputSchema, as agents'
- * clients do, and compiles those schemas with an Ajv of its own at each tools/list: about 0.2 s of
- * CPU per connection. Its clients here share one Ajv and one compiled validator per schema text,
- * so each schema is compiled once per test file and validated exactly as before.
- */
-const validators = new Map<string, JsonSchemaValidator<unknown>>();
-const ajv = new AjvJsonSchemaValidator();
-const sharedValidator: jsonSchemaValidator = {
-  getValidator<T>(schema: Parameters<jsonSchemaValidator['getValidator']>[0]) {
-    const text = JSON.stringify(schema);
-    let validator = validators.get(text);
-    if (!validator) validators.set(text, (validator = ajv.getValidator(schema)));
-    return validator as JsonSchemaValidator<T>;
-  },
-};
-
-/** A 1.x SDK client (what most agents run today) for the tests that drive one directly. */
-export function sdkClient(name: string): ClientV1 {
-  return new ClientV1({ name, version: '1.0.0' }, { jsonSchemaValidator: sharedValidator });
-}
+/** The 2.x clients' validator: that SDK's own Ajv, each schema compiled once (shared-validator.ts). */
+const V2_VALIDATOR = sharedValidator(new AjvV2());
 
 function v2(
   name: string,
@@ -69,7 +48,7 @@ function v2(
     name,
     revision,
     async connect(url, headers, fetchImpl) {
-      const client = new ClientV2(INFO, options);
+      const client = new ClientV2(INFO, { ...options, jsonSchemaValidator: V2_VALIDATOR });
       await client.connect(
         new TransportV2(url, {
           requestInit: { headers },
@@ -92,7 +71,7 @@ const v1: McpClientKind = {
   name: 'sdk 1.x client',
   revision: '2025-11-25',
   async connect(url, headers, fetchImpl) {
-    const client = new ClientV1(INFO, { jsonSchemaValidator: sharedValidator });
+    const client = new ClientV1(INFO, { jsonSchemaValidator: V1_VALIDATOR });
     const transport = new TransportV1(url, {
       requestInit: { headers },
       ...(fetchImpl ? { fetch: fetchImpl } : {}),
