@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { ensureLocalOpenSearch } from '../../src/infra/local-opensearch';
 import { compileSources } from './compiled-src';
+import { defaultLocalServices } from './local-services';
 import { createTemplateDatabase } from './template-database';
 
 /**
@@ -20,9 +21,7 @@ export default async function globalSetup(): Promise<void> {
     await createTemplateDatabase();
     return;
   }
-  process.env.OPENSEARCH_URL ??= await ensureLocalOpenSearch();
-  process.env.TEST_DATABASE_ADMIN_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
-  process.env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
+  await defaultLocalServices(process.env, ensureLocalOpenSearch);
   console.log(`\n[test] local services: OpenSearch ${process.env.OPENSEARCH_URL}`);
   await createTemplateDatabase();
 }
