@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -6,6 +5,7 @@ import { Pool } from 'pg';
 import { cliJson } from '../support/cli';
 import { startGate } from '../support/tcp-forwarder';
 import { newReader } from '../support/factories';
+import { procStat } from '../support/proc-stat';
 import {
   freePort,
   productionSuite,
@@ -101,9 +101,8 @@ async function connectionOtherThan(server: ServerProcess, pid: number) {
   throw new Error(`ten connections in a row reached ${pid}`);
 }
 
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+function parentOf(pid: number): number | undefined {
+  return procStat(pid)?.ppid;
 }
 
 function alive(pid: number): boolean {

@@ -4,6 +4,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { procStat } from '../support/proc-stat';
 
 // scripts/opensearch-local.sh run as a child process against FAKE distributions
 // (OPENSEARCH_DIST_DIR): one whose bin/opensearch writes its pid file late, one that dies, one that
@@ -134,13 +135,7 @@ function instances(world: World): number[] {
 // moment is long enough for the next command to find it still running. A zombie counts as gone.
 async function gone(pid: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    let state: string | undefined;
-    try {
-      state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-    } catch {
-      return;
-    }
-    if (state === 'Z') return;
+    if ((procStat(pid)?.state ?? 'Z') === 'Z') return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`pid ${pid} still runs 5 s after SIGKILL`);
