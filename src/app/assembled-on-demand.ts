@@ -15,16 +15,25 @@ export function assembledOnDemand(
   start: 'now' | 'on-first-request',
 ): RequestHandler {
   let handler: Promise<RequestHandler> | undefined;
+  // Once assembled, requests go straight to it: no promise hop on the tool-protocol's hot path.
+  let ready: RequestHandler | undefined;
   const assembled = (): Promise<RequestHandler> => {
-    handler ??= assemble().catch((err: unknown) => {
-      handler = undefined;
-      throw err;
-    });
+    handler ??= assemble().then(
+      (built) => (ready = built),
+      (err: unknown) => {
+        handler = undefined;
+        throw err;
+      },
+    );
     return handler;
   };
   // Nobody awaits the early start: a failure is left to the first request, which assembles again.
   if (start === 'now') assembled().catch(() => undefined);
   return (req, res, next) => {
+    if (ready) {
+      void ready(req, res, next);
+      return;
+    }
     assembled().then((handle) => handle(req, res, next), next);
   };
 }
