@@ -2,6 +2,7 @@ import { rateMidpoint } from '../domain/aggregates';
 import { recordDigest } from '../domain/record-text';
 import { freshnessOf, type Opportunity } from '../domain/record';
 import type { Taxonomy } from '../domain/taxonomy';
+import { storedText } from './stored-text';
 
 /**
  * The indexed form of a record (index-mappings/opportunities.json): flattened filter fields, the
@@ -47,9 +48,12 @@ export interface OpportunityDocument {
   rate_unit: string | null;
   rate_mid: number | null;
   sources: string[];
-  /** Exactly JSON.stringify(record): stored, never indexed (index-mappings/opportunities.json). */
+  /**
+   * JSON.stringify(record) in ASCII (stored-text.ts; servedText gives the text back): stored, never
+   * indexed (index-mappings/opportunities.json).
+   */
   record_json: string;
-  /** recordDigest(record_json): the record's part of a list page's entity tag (list-json.ts). */
+  /** recordDigest(JSON.stringify(record)): the record's part of a list page's entity tag (list-json.ts). */
   record_digest: string;
 }
 
@@ -110,7 +114,7 @@ export function toDocument(record: Opportunity, taxonomy: Taxonomy): Opportunity
     rate_unit: rate?.unit ?? null,
     rate_mid: rate ? rateMidpoint(rate.min, rate.max) : null,
     sources: [...new Set(record.sources.map((s) => s.source))],
-    record_json: json,
+    record_json: storedText(json),
     record_digest: recordDigest(json),
   };
 }

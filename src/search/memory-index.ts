@@ -6,6 +6,7 @@ import { storedRecord } from '../domain/record-text';
 import type { ChangeFeedQuery, ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { Taxonomy } from '../domain/taxonomy';
 import { toDocument, type OpportunityDocument } from './documents';
+import { servedText } from './stored-text';
 import { filterPredicate } from './memory-filter';
 import { memoryFacets } from './memory-facets';
 import { memoryAggregates } from './memory-dashboard';
@@ -105,7 +106,9 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
     const page = hits.slice(0, query.limit);
     return {
       // As the OpenSearch index serves them: from each document's stored text and digest.
-      records: page.map((e) => storedRecord(e.doc.id, e.doc.record_json, e.doc.record_digest)),
+      records: page.map((e) =>
+        storedRecord(e.doc.id, servedText(e.doc.record_json), e.doc.record_digest),
+      ),
       positions: page.map((e) => [...e.position] as SearchAfter),
       hasMore: hits.length > query.limit,
     };

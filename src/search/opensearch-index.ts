@@ -7,6 +7,7 @@ import { recordText, storedRecord } from '../domain/record-text';
 import type { Taxonomy } from '../domain/taxonomy';
 import { metrics } from '../infra/metrics';
 import { searchCall } from './client';
+import { servedText } from './stored-text';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import { DeliveredExclusion, excluding } from './exclusions';
 import { LiveMapping } from './live-mapping';
@@ -60,7 +61,7 @@ export function servedRecord(source: RawHit['_source']): Opportunity | undefined
   if (!source) return undefined;
   const { id, record_json: json, record_digest: digest } = source;
   if (typeof id === 'string' && typeof json === 'string' && typeof digest === 'string') {
-    return storedRecord(id, json, digest);
+    return storedRecord(id, servedText(json), digest);
   }
   return source.record;
 }

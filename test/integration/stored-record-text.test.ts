@@ -1,5 +1,6 @@
 import type { Opportunity } from '../../src/domain/record';
 import { liveMappingVersion, MAPPING_VERSION } from '../../src/search/index-definition';
+import { servedText } from '../../src/search/stored-text';
 import { reindex } from '../../src/search/sync';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -52,8 +53,22 @@ it('indexes each record as its JSON text and digest, and not as an object', asyn
   // indexed, not stored), so a page's fetch copies it as stored.
   expect(Object.keys(source).sort()).toEqual(['id', 'record_digest', 'record_json']);
   expect(source.record).toBeUndefined();
-  expect(source.record_json).toBe(JSON.stringify(stored[0]));
+  // The text is kept in ASCII (search/stored-text.ts): the same JSON, its non-ASCII escaped.
+  const text = source.record_json as string;
+  expect(text).toMatch(/^[ -\x7f]*$/);
+  expect(JSON.parse(text)).toEqual(stored[0]);
+  expect(servedText(text)).toBe(JSON.stringify(stored[0]));
   expect(source.record_digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+});
+
+it('serves the texts as JSON.stringify writes them, not as the index keeps them', async () => {
+  const { res } = await page(PATH);
+  const body = res.text;
+  const served = (JSON.parse(body) as { data: Opportunity[] }).data;
+  expect(served.some((r) => /[\u0080-\uffff]/.test(r.title))).toBe(true);
+  // Each record's text spliced into the reply is exactly JSON.stringify of the record.
+  for (const record of served) expect(body).toContain(JSON.stringify(record));
+  expect(body).toContain('Data \u00e9t\u00e9 \ud83d\ude80');
 });
 
 it('parses no record for a page of whole records, and each record once for fields', async () => {
