@@ -6,7 +6,10 @@ import { aliasTargets } from './index-manager';
 // retired (its mapping's _meta records when) and deleted by a later sync or reindex once older
 // than the grace (RETIRED_INDEX_GRACE_MS).
 
-type Mappings = Record<string, { mappings?: { _meta?: { retired_at?: unknown } } }>;
+type Mappings = Record<
+  string,
+  { mappings?: { _meta?: { retired_at?: unknown } & Record<string, unknown> } }
+>;
 
 /** This alias's own versioned indices (`<alias>__<digits>`), never another alias's. */
 function versionsOf(alias: string, indices: string[]): string[] {
@@ -14,9 +17,20 @@ function versionsOf(alias: string, indices: string[]): string[] {
   return indices.filter((i) => i.startsWith(prefix) && /^\d+$/.test(i.slice(prefix.length)));
 }
 
+/**
+ * Dates each index's retirement in its mapping's _meta, beside what the _meta already holds: a
+ * put replaces the whole _meta, and without its mapping_version an index the alias is moved back
+ * to (an operator's rollback within the grace) would read as one of the first mapping, its
+ * features unused (index-definition.ts liveMappingVersion).
+ */
 export async function retireIndices(client: Client, indices: string[], now = new Date()) {
   for (const index of indices) {
-    await client.indices.putMapping({ index, body: { _meta: { retired_at: now.toISOString() } } });
+    const res = await client.indices.getMapping({ index });
+    const meta = (res.body as Mappings)[index]?.mappings?._meta ?? {};
+    await client.indices.putMapping({
+      index,
+      body: { _meta: { ...meta, retired_at: now.toISOString() } },
+    });
   }
 }
 

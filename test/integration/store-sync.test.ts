@@ -4,6 +4,7 @@ import path from 'node:path';
 import { importNdjson } from '../../src/service/import-records';
 import { reindex, syncIncremental } from '../../src/search/sync';
 import { aliasTargets } from '../../src/search/index-manager';
+import { liveMappingVersion, MAPPING_VERSION } from '../../src/search/index-definition';
 import { deleteOpportunities, upsertOpportunities } from '../../src/store/opportunity-repo';
 import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -163,6 +164,24 @@ describe('index', () => {
     expect(result.indexed).toBe(total);
     expect(reads).toBeGreaterThan(0);
     expect([...counts]).toEqual([total]);
+  });
+
+  it('a retired index keeps its mapping version: the alias can be moved back to it', async () => {
+    await storeAndIndex(ctx.deps, [makeRecord()]);
+    const { search, alias } = ctx.deps;
+    const [old] = await aliasTargets(search, alias);
+    if (!old) throw new Error('no index behind the alias');
+    const result = await reindex(ctx.deps);
+    // An operator's rollback within the grace: the alias back on the retired index.
+    await search.indices.updateAliases({
+      body: {
+        actions: [{ remove: { index: result.index, alias } }, { add: { index: old, alias } }],
+      },
+    });
+    // Retiring dates the index; it must not make it read as an index of the first mapping.
+    expect(await liveMappingVersion(search, alias)).toBe(MAPPING_VERSION);
+    const meta = (await search.indices.getMapping({ index: old })).body[old]?.mappings?._meta;
+    expect(meta).toEqual({ mapping_version: MAPPING_VERSION, retired_at: expect.any(String) });
   });
 
   it('reindex keeps the old index for a grace: a search pinned to it still succeeds', async () => {
