@@ -6,6 +6,7 @@ import type { Opportunity } from '../domain/record';
 import { recordText, storedRecord } from '../domain/record-text';
 import type { Taxonomy } from '../domain/taxonomy';
 import { metrics } from '../infra/metrics';
+import { answerItems } from './answer-items';
 import { searchCall } from './client';
 import { servedText } from './stored-text';
 import type { DeliveredRecords } from '../domain/delivered-records';
@@ -211,15 +212,18 @@ export class OpenSearchIndex implements OpportunityIndex {
     filter: Filter,
     keep?: RecordTexts,
   ): Promise<PageRecordHit[]> {
-    // The _source is only the record's id, text and digest (mapping 7).
-    const res = await searchCall(() =>
-      this.client.search({
-        index: this.alias,
-        body: body as never,
-        ...relevancePreference(filter),
-      }),
-    );
-    const hits = (res.body as { hits?: { hits?: RawHit[] } }).hits?.hits ?? [];
+    // The _source is only the record's id, text and digest (mapping 7). Read hit by hit
+    // (answer-items.ts): a read-ahead's answer is hundreds of KB.
+    const hits = (await searchCall(() =>
+      answerItems(
+        () =>
+          this.client.search(
+            { index: this.alias, body: body as never, ...relevancePreference(filter) },
+            { asStream: true },
+          ),
+        ']}}',
+      ),
+    )) as RawHit[];
     const page = hits.map((hit) => ({ record: servedRecord(hit._source), sort: hit.sort ?? [] }));
     if (keep) {
       const records = page.slice(0, body.size - 1).flatMap((hit) => hit.record ?? []);
@@ -266,14 +270,20 @@ export class OpenSearchIndex implements OpportunityIndex {
       metrics.recordTexts(served.length, 0, texts.characters);
       return page;
     }
-    const got = await searchCall(() =>
-      this.client.mget({
-        body: { docs: missing.map((hit) => ({ _index: hit.index, _id: hit.id })) },
-        _source: true,
-        realtime: false,
-      }),
-    );
-    const docs = (got.body as { docs?: Array<{ _id?: string } & RawHit> }).docs ?? [];
+    const docs = (await searchCall(() =>
+      answerItems(
+        () =>
+          this.client.mget(
+            {
+              body: { docs: missing.map((hit) => ({ _index: hit.index, _id: hit.id })) },
+              _source: true,
+              realtime: false,
+            },
+            { asStream: true },
+          ),
+        ']}',
+      ),
+    )) as Array<{ _id?: string } & RawHit>;
     const fetched = new Map<string, Opportunity>();
     for (const doc of docs) {
       const record = servedRecord(doc._source);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Client } from '@opensearch-project/opensearch';
 import { parseRestQuery } from '../../src/domain/filters';
 import { recordDigest } from '../../src/domain/record-text';
@@ -27,6 +28,12 @@ interface Engine {
   sizes?: number[];
 }
 
+/** The client's answer: a stream of its bytes when asked for one (search/answer-items.ts). */
+function answer(body: unknown, options?: { asStream?: boolean }) {
+  if (!options?.asStream) return { body };
+  return { statusCode: 200, headers: {}, body: Readable.from([Buffer.from(JSON.stringify(body))]) };
+}
+
 function fakeClient(engine: Engine): Client {
   return {
     indices: {
@@ -37,16 +44,20 @@ function fakeClient(engine: Engine): Client {
         };
       },
     },
-    search: async ({ body, ...params }: { body: { stored_fields?: unknown; size: number } }) => {
+    search: async (
+      { body, ...params }: { body: { stored_fields?: unknown; size: number } },
+      options?: { asStream?: boolean },
+    ) => {
       (engine.searches ??= []).push(params);
       (engine.sizes ??= []).push(body.size);
       if (!body.stored_fields) {
         // A search with the texts (its whole stored source: mapping 7).
         const hits = docs.map((d) => ({
+          _index: 'idx',
           _source: { id: d.id, record_json: d.json, record_digest: d.digest },
           sort: d.sort,
         }));
-        return { body: { hits: { hits } } };
+        return answer({ hits: { hits } }, options);
       }
       return {
         body: {
@@ -60,9 +71,12 @@ function fakeClient(engine: Engine): Client {
         },
       };
     },
-    mget: async ({ body }: { body: { docs: { _id: string }[] } }) => {
+    mget: async (
+      { body }: { body: { docs: { _id: string }[] } },
+      options?: { asStream?: boolean },
+    ) => {
       engine.mgets++;
-      return { body: await engine.mget(body.docs.map((d) => d._id)) };
+      return answer(await engine.mget(body.docs.map((d) => d._id)), options);
     },
   } as unknown as Client;
 }
