@@ -44,13 +44,13 @@ export function sendError(res: Response, err: ApiError, requestId: string, logge
 
 /**
  * REST: a served read (its headers, ETag, 304 without a body, or the body; `serialize` writes a
- * body that was serialized ahead, as list pages are), or a refused one: its headers go on the
+ * body that was serialized ahead, as list pages are, as a string or as its UTF-8 bytes), or a refused one: its headers go on the
  * response and its error to the app's error handler (sendError).
  */
 export function sendOutcome<T>(
   res: Response,
   outcome: Outcome<T>,
-  serialize: (body: T) => string = (body) => JSON.stringify(body),
+  serialize: (body: T) => string | Buffer = (body) => JSON.stringify(body),
 ): void {
   for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
   if (!outcome.ok) throw outcome.error;
@@ -66,7 +66,7 @@ export function sendOutcome<T>(
   // same bytes and Content-Type as res.json; Node leaves the body out of a HEAD answer.
   const text = serialize(outcome.body);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.length);
   res.end(text);
 }
 

@@ -1,6 +1,7 @@
 import type { ListEnvelope } from '../domain/envelopes';
 import { recordText } from '../domain/record-text';
 import { entityTag } from '../infra/entity-tag';
+import { concatPieces, listJsonPieces } from './list-bytes';
 
 // A list page's JSON without serializing its records on every request. Each
 // record's JSON text and digest come from domain/record-text.ts: stored in the index and handed
@@ -18,6 +19,24 @@ export function listJson(body: ListEnvelope): string {
   }
   const data = body.data.map((r) => recordText(r).json).join(',');
   return `{"data":[${data}],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
+}
+
+/**
+ * Records' text, in characters, above which a REST list body is written as UTF-8 bytes (each
+ * record's own, kept: list-bytes.ts) instead of one string. As one string, a page of 100 of the
+ * bench's records (205,000 characters, a few of them two-byte) was a 410 KB large object for V8,
+ * and the body cost 5.5-5.7 ms of CPU against 1.0-1.4 ms from the records' bytes; a page of 25 is
+ * a regular string, cheaper than the bytes (docs/benchmarks.md, Large answers). 60,000 characters
+ * stay under V8's 128 KiB for a regular object even when every character takes two bytes.
+ */
+const BYTES_ABOVE_CHARACTERS = 60_000;
+
+/** A REST list body: listJson(body), or for a long page the same JSON as UTF-8 bytes. */
+export function listJsonBody(body: ListEnvelope): string | Buffer {
+  let characters = 0;
+  for (const record of body.data) characters += recordText(record).json.length;
+  const pieces = characters > BYTES_ABOVE_CHARACTERS ? listJsonPieces(body) : null;
+  return pieces ? concatPieces(pieces) : listJson(body);
 }
 
 /**

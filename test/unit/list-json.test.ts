@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { entityTag } from '../../src/infra/entity-tag';
 import { listEnvelope } from '../../src/service/envelopes';
 import { recordDigest } from '../../src/domain/record-text';
-import { listJson, listRepresentationTag } from '../../src/service/list-json';
+import { listJson, listJsonBody, listRepresentationTag } from '../../src/service/list-json';
 import { makeRecord } from '../support/fixtures';
 
 // A list page's records are serialized once and reused; the bytes and the entity tags
@@ -23,6 +23,19 @@ describe('listJson', () => {
   it('serializes anything that is not a list envelope as JSON.stringify does', () => {
     const count = { count: 3, meta: { request_id: 'x', applied_filters: {} } };
     expect(listJson(count as never)).toBe(JSON.stringify(count));
+  });
+});
+
+describe('listJsonBody', () => {
+  it('is the string of a short page, and the same bytes of a long page', () => {
+    expect(listJsonBody(page('r1'))).toBe(JSON.stringify(page('r1')));
+    // 100 records of about 2 KB, some not ASCII: past 60,000 characters of records' text.
+    const long = Array.from({ length: 100 }, (_, i) =>
+      makeRecord({ title: `${i % 7 === 0 ? 'Z\u00fcrich \ud83d\ude80 ' : ''}${'x'.repeat(2000)}` }),
+    );
+    const body = listJsonBody(page('r2', long));
+    expect(Buffer.isBuffer(body)).toBe(true);
+    expect(body).toEqual(Buffer.from(JSON.stringify(page('r2', long))));
   });
 });
 

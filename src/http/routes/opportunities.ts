@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { badOpportunityId } from '../../domain/errors';
 import type { Settings } from '../../service/context';
 import { countJson } from '../../service/count-json';
-import { listJson } from '../../service/list-json';
+import { listJsonBody } from '../../service/list-json';
 import type { ReadService } from '../../service/read-service';
 import { sendOutcome } from '../../adapter/presenter';
 import { callerOf } from '../../adapter/caller';
@@ -23,11 +23,12 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
   };
 
   mountOperation(router, 'listOpportunities', requireKey, async (req, res) => {
-    // A list page's records are serialized once per cached page, not per request (list-json).
+    // A list page's records are serialized once per cached page, not per request, and a long
+    // page is written from their bytes (list-json).
     sendOutcome(
       res,
       await reads.list(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
-      listJson,
+      listJsonBody,
     );
   });
   mountOperation(router, 'countOpportunities', requireKey, async (req, res) => {
