@@ -10,7 +10,6 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Pool } from 'pg';
 import { bootstrap, shutdown } from '../src/bootstrap';
 import { parseEnv } from '../src/config';
 import { parseRestQuery } from '../src/domain/filters';
@@ -28,6 +27,7 @@ import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseli
 import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
 import { indexLine, loadLine, machineLine, postgresLine } from './bench/machine';
 import { oneAccountWorkloads } from './bench/one-account';
+import { largestFamilies } from './bench/probe-deps';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -98,15 +98,6 @@ async function ensureSeeded(deps: AppDeps, env: Record<string, string>): Promise
   return stored();
 }
 
-async function topFamilies(pool: Pool, n: number): Promise<string[]> {
-  const { rows } = await pool.query<{ job_family: string }>(
-    `SELECT job_family FROM opportunities WHERE deleted_at IS NULL AND job_family IS NOT NULL
-      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT $1`,
-    [n],
-  );
-  return rows.map((r) => r.job_family);
-}
-
 /** 50 realistic filter combinations: family x country x remote, as REST, OpenSearch and SQL. */
 function buildMixes(deps: AppDeps, families: string[]): Mix[] {
   const countries = ['US', undefined, 'GB', 'IN', 'CA'];
@@ -172,7 +163,7 @@ async function main(): Promise<void> {
   });
   const total = await ensureSeeded(deps, env);
   const [key] = await benchKeys(deps, 1);
-  const families = await topFamilies(deps.pool, 10);
+  const families = await largestFamilies(deps.pool, 10);
   const mixes = buildMixes(deps, families);
   const ids = (
     await deps.pool.query<{ id: string }>(

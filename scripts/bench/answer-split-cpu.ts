@@ -5,12 +5,12 @@
 // record; the engine's is its own.
 //   DATABASE_URL=... OPENSEARCH_URL=... npx tsx scripts/bench/answer-split-cpu.ts \
 //     [--searches 400] [--rounds 3] [--sizes 101,26]
-import { bootstrap, shutdown } from '../../src/bootstrap';
-import { parseEnv } from '../../src/config';
+import { shutdown } from '../../src/bootstrap';
 import { parseRestQuery } from '../../src/domain/filters';
 import { answerItems } from '../../src/search/answer-items';
 import { servedRecord, type RawHit } from '../../src/search/opensearch-index';
 import { buildListSearchBody } from '../../src/search/query-builder';
+import { largestFamilies, probeDeps } from './probe-deps';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -19,21 +19,14 @@ const arg = (name: string, fallback: string): string => {
 const SEARCHES = Number(arg('searches', '400'));
 const ROUNDS = Number(arg('rounds', '3'));
 const SIZES = arg('sizes', '101,26').split(',').map(Number);
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
-  const deps = await bootstrap({
-    env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }),
-    logger: quiet,
-  });
+  const deps = await probeDeps();
   const ctx = { taxonomy: deps.taxonomy, maxPageSize: 100 };
-  const { rows } = await deps.pool.query<{ family: string }>(
-    `SELECT job_family AS family FROM opportunities WHERE deleted_at IS NULL AND job_family IS NOT NULL
-      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 10`,
-  );
+  const families = await largestFamilies(deps.pool, 10);
   const { search, alias } = deps;
   for (const size of SIZES) {
-    const bodies = rows.map(({ family }, i) => ({
+    const bodies = families.map((family, i) => ({
       ...buildListSearchBody(
         parseRestQuery('list', { job_family: family }, ctx).filter,
         deps.taxonomy,

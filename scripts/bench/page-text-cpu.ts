@@ -5,22 +5,18 @@
 // alternating, so the pair is measured back to back on the same machine state.
 //   DATABASE_URL=... OPENSEARCH_URL=... npx tsx scripts/bench/page-text-cpu.ts [--pages 2000]
 import { Serializer } from '@opensearch-project/opensearch';
-import { bootstrap, shutdown } from '../../src/bootstrap';
-import { parseEnv } from '../../src/config';
+import { shutdown } from '../../src/bootstrap';
 import { parseRestQuery } from '../../src/domain/filters';
 import { servedRecord, type RawHit } from '../../src/search/opensearch-index';
 import { buildListSearchBody } from '../../src/search/query-builder';
 import { listEnvelope } from '../../src/service/envelopes';
 import { listJson, listRepresentationTag } from '../../src/service/list-json';
+import { probeDeps } from './probe-deps';
 
 const PAGES = Number(process.argv[process.argv.indexOf('--pages') + 1] || 2000);
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
-  const deps = await bootstrap({
-    env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }),
-    logger: quiet,
-  });
+  const deps = await probeDeps();
   const ctx = { taxonomy: deps.taxonomy, maxPageSize: 100 };
   // 20 different first pages of 25 (+1), as the engine answers them.
   const answers: string[] = [];

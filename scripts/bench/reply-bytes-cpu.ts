@@ -3,24 +3,20 @@
 // pages of 25 and 100 records read from the bench index (its newest records, a few not ASCII),
 // alternating in one process. Each round serves fresh record objects, as pages no cache has seen.
 //   DATABASE_URL=... OPENSEARCH_URL=... npx tsx scripts/bench/reply-bytes-cpu.ts [--pages 1000]
-import { bootstrap, shutdown } from '../../src/bootstrap';
-import { parseEnv } from '../../src/config';
+import { shutdown } from '../../src/bootstrap';
 import { parseRestQuery } from '../../src/domain/filters';
 import type { Opportunity } from '../../src/domain/record';
 import { servedRecord, type RawHit } from '../../src/search/opensearch-index';
 import { buildListSearchBody } from '../../src/search/query-builder';
 import { listEnvelope } from '../../src/service/envelopes';
 import { listJson, listJsonBody } from '../../src/service/list-json';
+import { probeDeps } from './probe-deps';
 
 const i = process.argv.indexOf('--pages');
 const PAGES = Number(i >= 0 ? process.argv[i + 1] : 1000);
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
-  const deps = await bootstrap({
-    env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }),
-    logger: quiet,
-  });
+  const deps = await probeDeps();
   const { filter } = parseRestQuery('list', {}, { taxonomy: deps.taxonomy, maxPageSize: 100 });
   const res = await deps.search.search({
     index: deps.alias,

@@ -6,13 +6,13 @@
 // measured back to back on the same machine state.
 //   DATABASE_URL=... OPENSEARCH_URL=... npx tsx scripts/bench/stored-text-cpu.ts \
 //     --before INDEX --after INDEX [--searches 400] [--rounds 3]
-import { bootstrap, shutdown } from '../../src/bootstrap';
-import { parseEnv } from '../../src/config';
+import { shutdown } from '../../src/bootstrap';
 import { parseRestQuery } from '../../src/domain/filters';
 import { servedRecord, type RawHit } from '../../src/search/opensearch-index';
 import { buildListSearchBody } from '../../src/search/query-builder';
 import { listEnvelope } from '../../src/service/envelopes';
 import { listJson } from '../../src/service/list-json';
+import { largestFamilies, probeDeps } from './probe-deps';
 
 const arg = (name: string, fallback?: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,21 +24,14 @@ const BEFORE = arg('before');
 const AFTER = arg('after');
 const SEARCHES = Number(arg('searches', '400'));
 const ROUNDS = Number(arg('rounds', '3'));
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
-  const deps = await bootstrap({
-    env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }),
-    logger: quiet,
-  });
+  const deps = await probeDeps();
   const ctx = { taxonomy: deps.taxonomy, maxPageSize: 100 };
-  const families = await deps.pool.query<{ family: string }>(
-    `SELECT job_family AS family FROM opportunities WHERE deleted_at IS NULL AND job_family IS NOT NULL
-      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 10`,
-  );
+  const families = await largestFamilies(deps.pool, 10);
   // Pages a cursor walk asks for: 101 hits (read-ahead, four pages of 25) and 26 (a first page),
   // each over one family, at a few depths of its walk.
-  const bodies = families.rows.flatMap(({ family }, i) => {
+  const bodies = families.flatMap((family, i) => {
     const { filter } = parseRestQuery('list', { job_family: family }, ctx);
     return [101, 26].map((size) => ({
       ...buildListSearchBody(filter, deps.taxonomy, { size }),
