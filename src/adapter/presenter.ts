@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, toEnvelope } from '../domain/errors';
 import type { ListEnvelope } from '../domain/envelopes';
 import { reportApiError } from '../infra/api-error-report';
+import { endWith, type AssembledBody } from '../infra/reply-buffers';
 import type { Logger } from '../infra/logger';
 import { countJson } from '../service/count-json';
 import { listJsonPieces, listJsonStringPieces, type Utf8Pieces } from '../service/list-bytes';
@@ -44,13 +45,14 @@ export function sendError(res: Response, err: ApiError, requestId: string, logge
 
 /**
  * REST: a served read (its headers, ETag, 304 without a body, or the body; `serialize` writes a
- * body that was serialized ahead, as list pages are, as a string or as its UTF-8 bytes), or a refused one: its headers go on the
- * response and its error to the app's error handler (sendError).
+ * body that was serialized ahead, as list pages are, as a string or as its UTF-8 bytes assembled
+ * in a pooled buffer), or a refused one: its headers go on the response and its error to the app's
+ * error handler (sendError).
  */
 export function sendOutcome<T>(
   res: Response,
   outcome: Outcome<T>,
-  serialize: (body: T) => string | Buffer = (body) => JSON.stringify(body),
+  serialize: (body: T) => string | AssembledBody = (body) => JSON.stringify(body),
 ): void {
   for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
   if (!outcome.ok) throw outcome.error;
@@ -66,8 +68,11 @@ export function sendOutcome<T>(
   // same bytes and Content-Type as res.json; Node leaves the body out of a HEAD answer.
   const text = serialize(outcome.body);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.length);
-  res.end(text);
+  res.setHeader(
+    'Content-Length',
+    typeof text === 'string' ? Buffer.byteLength(text) : text.bytes.length,
+  );
+  endWith(res, text);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ResultTexts } from '../adapter/presenter';
-import { concatPieces, type Utf8Pieces } from '../service/list-bytes';
+import { AssembledBody } from '../infra/reply-buffers';
+import type { Utf8Pieces } from '../service/list-bytes';
 
 // MCP CPU per tool call (docs/benchmarks.md). A tool result carries its envelope twice, as
 // structuredContent and as the same JSON in a text block (contract §21.7), and the SDK serializes
@@ -61,11 +62,11 @@ export class DeferredJson {
 
   /**
    * The reply's UTF-8 bytes with every placeholder replaced: the bytes of the reply the SDK would
-   * have serialized from the results themselves, in one buffer made from the pieces (no copy of the
-   * whole reply as a string first). A result the SDK did not send leaves nothing to replace; a
+   * have serialized from the results themselves, assembled from the pieces (no copy of the whole
+   * reply as a string first) in a pooled buffer (infra/reply-buffers.ts). A result the SDK did not send leaves nothing to replace; a
    * placeholder that is unknown or seen twice is a bug, and throws (a 500).
    */
-  fill(reply: string): Buffer {
+  fill(reply: string): AssembledBody {
     const used = new Array<boolean>(this.texts.length).fill(false);
     const pieces: (string | Uint8Array)[] = [];
     let from = 0;
@@ -80,7 +81,7 @@ export class DeferredJson {
       from = match.index + match[0].length;
     }
     pieces.push(reply.slice(from));
-    return concatPieces(pieces);
+    return AssembledBody.of(pieces);
   }
 
   private hold(json: string | Utf8Pieces): string {

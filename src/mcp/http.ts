@@ -10,6 +10,7 @@ import type { Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { Settings } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
+import { endWith } from '../infra/reply-buffers';
 import { DeferredJson } from './deferred-json';
 import { checkOrigin } from './origin';
 import { createMcpServer, serverParts, type RequestScope } from './server';
@@ -148,7 +149,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     if (reply.contentType) res.setHeader('Content-Type', reply.contentType);
     if (reply.text === undefined) res.end();
     // The same bytes either way: placeholders replaced by the JSON they stand for.
-    else res.end(deferred.pending ? deferred.fill(reply.text) : reply.text);
+    else endWith(res, deferred.pending ? deferred.fill(reply.text) : reply.text);
   });
 
   /**

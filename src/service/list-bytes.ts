@@ -6,7 +6,8 @@ import { recordQuotedJson, recordText, type RecordText } from '../domain/record-
 // 25 whole records. Written as one string, the reply was copied whole when its placeholders were
 // filled, and then encoded to UTF-8 whole (two-byte, slower, as soon as one record is not
 // ASCII): about 0.2 ms per call. Each record's bytes are instead encoded once and kept beside its
-// text (as long as the record object lives, like the text), and the reply is one Buffer.concat.
+// text (as long as the record object lives, like the text), and the reply is assembled from them
+// (infra/reply-buffers.ts).
 
 /** Pieces of a UTF-8 text in order: strings (short, encoded when written) and bytes. */
 export type Utf8Pieces = ReadonlyArray<string | Uint8Array>;
@@ -75,9 +76,4 @@ export function piecesByteLength(pieces: Utf8Pieces): number {
   let length = 0;
   for (const p of pieces) length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
   return length;
-}
-
-/** The pieces as one buffer. */
-export function concatPieces(pieces: Utf8Pieces): Buffer {
-  return Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
 }

@@ -1,7 +1,8 @@
 import type { ListEnvelope } from '../domain/envelopes';
 import { recordText } from '../domain/record-text';
 import { entityTag } from '../infra/entity-tag';
-import { concatPieces, listJsonPieces } from './list-bytes';
+import { AssembledBody } from '../infra/reply-buffers';
+import { listJsonPieces } from './list-bytes';
 
 // A list page's JSON without serializing its records on every request. Each
 // record's JSON text and digest come from domain/record-text.ts: stored in the index and handed
@@ -32,11 +33,11 @@ export function listJson(body: ListEnvelope): string {
 const BYTES_ABOVE_CHARACTERS = 60_000;
 
 /** A REST list body: listJson(body), or for a long page the same JSON as UTF-8 bytes. */
-export function listJsonBody(body: ListEnvelope): string | Buffer {
+export function listJsonBody(body: ListEnvelope): string | AssembledBody {
   let characters = 0;
   for (const record of body.data) characters += recordText(record).json.length;
   const pieces = characters > BYTES_ABOVE_CHARACTERS ? listJsonPieces(body) : null;
-  return pieces ? concatPieces(pieces) : listJson(body);
+  return pieces ? AssembledBody.of(pieces) : listJson(body);
 }
 
 /**

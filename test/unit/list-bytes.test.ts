@@ -1,6 +1,7 @@
 import { recordDigest, storedRecord } from '../../src/domain/record-text';
 import { listEnvelope } from '../../src/service/envelopes';
-import { concatPieces, listJsonPieces, listJsonStringPieces } from '../../src/service/list-bytes';
+import { AssembledBody } from '../../src/infra/reply-buffers';
+import { listJsonPieces, listJsonStringPieces } from '../../src/service/list-bytes';
 import { makeRecord } from '../support/fixtures';
 
 // An MCP list result's texts written from each record's kept UTF-8 bytes must be byte for byte
@@ -27,8 +28,10 @@ describe('listJsonPieces and listJsonStringPieces', () => {
         const pieces = listJsonPieces(body);
         const text = listJsonStringPieces(body);
         if (!pieces || !text) throw new Error('a list envelope has pieces');
-        expect(concatPieces(pieces)).toEqual(Buffer.from(JSON.stringify(body)));
-        expect(concatPieces(text)).toEqual(Buffer.from(JSON.stringify(JSON.stringify(body))));
+        expect(AssembledBody.of(pieces).bytes).toEqual(Buffer.from(JSON.stringify(body)));
+        expect(AssembledBody.of(text).bytes).toEqual(
+          Buffer.from(JSON.stringify(JSON.stringify(body))),
+        );
       }
     },
   );

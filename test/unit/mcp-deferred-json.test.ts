@@ -29,7 +29,7 @@ it('fills a batch of deferred results into exactly the JSON of the results', () 
   const sent = made.map(({ result }) => deferred.defer(result));
   expect(deferred.pending).toBe(true);
   expect(reply(sent).length).toBeLessThan(reply(made.map((m) => m.result)).length);
-  expect(deferred.fill(reply(sent))).toEqual(Buffer.from(reply(made.map((m) => m.result))));
+  expect(deferred.fill(reply(sent)).bytes).toEqual(Buffer.from(reply(made.map((m) => m.result))));
 });
 
 it('leaves a result of another shape as it is, and a reply without placeholders unchanged', () => {
@@ -40,7 +40,7 @@ it('leaves a result of another shape as it is, and a reply without placeholders 
   const bare: CallToolResult = { content: result.content };
   expect(deferred.defer(bare)).toBe(bare);
   expect(deferred.pending).toBe(false);
-  expect(deferred.fill('{"id":"mcp-deferred-0"}').toString()).toBe('{"id":"mcp-deferred-0"}');
+  expect(deferred.fill('{"id":"mcp-deferred-0"}').bytes.toString()).toBe('{"id":"mcp-deferred-0"}');
 });
 
 it('refuses a placeholder seen twice', () => {
@@ -60,5 +60,5 @@ it('fills texts held as UTF-8 pieces with their bytes', () => {
       text: bytes(JSON.stringify(json)),
     });
   });
-  expect(deferred.fill(reply(sent))).toEqual(Buffer.from(reply(made.map((m) => m.result))));
+  expect(deferred.fill(reply(sent)).bytes).toEqual(Buffer.from(reply(made.map((m) => m.result))));
 });

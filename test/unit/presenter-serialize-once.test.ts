@@ -1,9 +1,9 @@
 import { serializeOnce, toolOutcome, type ResultTexts } from '../../src/adapter/presenter';
 import { parseRestQuery } from '../../src/domain/filters';
 import { createLogger } from '../../src/infra/logger';
+import { AssembledBody } from '../../src/infra/reply-buffers';
 import { countEnvelope } from '../../src/service/count-json';
 import { listEnvelope } from '../../src/service/envelopes';
-import { concatPieces } from '../../src/service/list-bytes';
 import { makeRecord } from '../support/fixtures';
 import { taxonomy } from './taxonomy-fixture';
 
@@ -48,7 +48,7 @@ it("a list page's tool result: its texts are the page's bytes; its text block, t
   const body = listEnvelope(records, 'c1', 25, 'req-4', { job_family: ['data'] });
   const { result, texts } = toolOutcome({ ok: true, body, headers: {} }, 'req-4', logger);
   const bytes = (t: ResultTexts['text']) =>
-    typeof t === 'string' ? Buffer.from(t) : concatPieces(t);
+    typeof t === 'string' ? Buffer.from(t) : AssembledBody.of(t).bytes;
   expect(bytes(texts.structured)).toEqual(Buffer.from(JSON.stringify(body)));
   expect(bytes(texts.text)).toEqual(Buffer.from(JSON.stringify(JSON.stringify(body))));
   expect(result.structuredContent).toEqual(body);
