@@ -19,6 +19,10 @@ export const REFRESH_OVERLAP_MS = 60_000;
 export interface Entry {
   /** The delivered records' numbers (opportunities.record_num). */
   nums: RoaringSet;
+  /** `nums` as it was when last settled, serialized (numbersOf); null until first asked. */
+  settled: string | null;
+  /** The numbers added to `nums` since it was settled, in the order they came. */
+  recent: number[];
   /** Delivered ids with no stored record (no number): counted, never in any index. */
   unmatched: Set<string>;
   /** The newest delivered_at held, to the microsecond: ISO 8601 UTC, so ordered as text. */
@@ -27,6 +31,27 @@ export interface Entry {
 
 /** Deliveries an entry accounts for: what is compared with metering_usage.used. */
 export const entrySize = (entry: Entry): number => entry.nums.size + entry.unmatched.size;
+
+/**
+ * Past this many numbers delivered since the bitmap was settled, it is settled again. Each settling
+ * costs the engine a filter built anew (17 ms at 200,000 deliveries) on the requests that first
+ * send the new bitmap; until then each request carries the recent numbers as plain values, a few
+ * KB, which the engine looks up cheaply (docs/benchmarks.md, A bitmap that stays the same).
+ */
+export const MAX_RECENT_NUMBERS = 1024;
+
+/**
+ * The entry's numbers as the engine's exclusion takes them (DeliveredRecords): a bitmap that stays
+ * the same text while few were added since it was made, and those added since. Copies: the entry
+ * grows with later deliveries while the request that asked runs.
+ */
+export function numbersOf(entry: Entry): { bitmap: string; recent: number[] } {
+  if (entry.settled === null || entry.recent.length > MAX_RECENT_NUMBERS) {
+    entry.settled = entry.nums.toBase64();
+    entry.recent = [];
+  }
+  return { bitmap: entry.settled, recent: entry.recent.slice() };
+}
 
 /**
  * Held deliveries over all accounts, and for any one account. A held delivery costs at most 4
@@ -71,8 +96,15 @@ export class DeliveredCache {
   ): Entry {
     const key = keyOf(account, period);
     let entry = replace ? undefined : this.entries.get(key, { use: false });
-    entry ??= { nums: new RoaringSet(), unmatched: new Set(), newest: null };
-    for (const n of read.nums) entry.nums.add(n);
+    entry ??= {
+      nums: new RoaringSet(),
+      settled: null,
+      recent: [],
+      unmatched: new Set(),
+      newest: null,
+    };
+    for (const n of read.nums)
+      if (entry.nums.add(n) && entry.settled !== null) entry.recent.push(n);
     for (const id of read.unmatched) entry.unmatched.add(id);
     if (read.newest && (!entry.newest || read.newest > entry.newest)) entry.newest = read.newest;
     // Too large to keep: the caller uses it once. (The Lru weighs it again as it is set.)

@@ -1,5 +1,11 @@
 import type { Pool } from 'pg';
-import { DeliveredCache, REFRESH_OVERLAP_MS, entrySize, type Entry } from './delivered-cache';
+import {
+  DeliveredCache,
+  REFRESH_OVERLAP_MS,
+  entrySize,
+  numbersOf,
+  type Entry,
+} from './delivered-cache';
 import type { BillingSubject, PeriodDeliveries } from './metering';
 import type { Period } from './period';
 import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel } from './plans';
@@ -96,13 +102,14 @@ export async function readPeriodDeliveries(
     }
   }
   const count = entry ? entrySize(entry) : 0;
-  // Serialized now: the held set grows with later deliveries while this request runs.
-  const bitmap = entry ? entry.nums.toBase64() : null;
+  // Taken now: the held set grows with later deliveries while this request runs.
+  const numbers = entry ? numbersOf(entry) : null;
   return {
     billingModel: account.billingModel,
     delivered: {
       count,
-      bitmap,
+      bitmap: numbers?.bitmap ?? null,
+      recent: numbers?.recent ?? [],
       ids: async () => {
         // Read when asked (an index of an older mapping): the period's ids now, a superset of
         // the counted ones, and every one of them delivered, so leaving them out stays exact.

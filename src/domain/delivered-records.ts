@@ -12,6 +12,13 @@ export interface DeliveredRecords {
    * delivered id without a stored record has no number: no index holds it, so nothing is lost.
    */
   readonly bitmap: string | null;
+  /**
+   * Numbers delivered after `bitmap` was made, none of them in it: the set is `bitmap` and these.
+   * So `bitmap` stays the same text from one request to the next while the account's deliveries
+   * grow, and the engine answers its filter from its query cache instead of building it again
+   * (billing/delivered-cache.ts). Absent or empty: `bitmap` is the whole set.
+   */
+  readonly recent?: readonly number[];
   /** The delivered records' ids (read when an index has no record numbers). */
   ids(): Promise<readonly string[]>;
 }

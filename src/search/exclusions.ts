@@ -8,7 +8,12 @@ import type { FilterClause, FilterQuery } from './query-shapes';
 //   integer field record_num (mapping 5), the numbers as one base64 roaring bitmap. At most 8 KB
 //   per 65,536 records of the store (55 KB of base64 at 300,000) where 200,000 deliveries took
 //   7.8 MB of uuid strings, and the engine tests each
-//   candidate against the bitmap instead of building a term set from 200,000 strings.
+//   candidate against the bitmap instead of building a term set from 200,000 strings. The
+//   deliveries since that bitmap was made go beside it as plain numbers (a few hundred at most),
+//   so the bitmap's text repeats from request to request and the engine's query cache holds its
+//   filter: a walk of unseen_only pages changed the bitmap on every page, and each one cost the
+//   engine 17 ms to build it again, against 2-3 ms with the bitmap cached and the recent numbers
+//   beside it (docs/benchmarks.md, A bitmap that stays the same).
 // - By id, for an index that has no record numbers yet (built by older code, until its rebuild)
 //   and for what is known by id only: a `terms` query takes at most index.max_terms_count
 //   (65,536) values, so the ids go in chunks, each its own clause under must_not, and a record
@@ -28,6 +33,16 @@ export function idChunks(ids: readonly string[], size = MAX_TERMS_PER_CLAUSE): F
 
 export function recordNumbersClause(bitmap: string): FilterClause {
   return { terms: { record_num: [bitmap], value_type: 'bitmap' } };
+}
+
+/** The records numbered in `bitmap` or in `recent` (DeliveredRecords.recent). */
+export function recordNumbersClauses(
+  bitmap: string,
+  recent: readonly number[] = [],
+): FilterClause[] {
+  const clauses = [recordNumbersClause(bitmap)];
+  if (recent.length > 0) clauses.push({ terms: { record_num: [...recent] } });
+  return clauses;
 }
 
 /** The query without the records any of `clauses` matches. */
@@ -54,7 +69,7 @@ export class DeliveredExclusion {
   async clauses(delivered: DeliveredRecords | undefined): Promise<FilterClause[]> {
     if (!delivered || delivered.count === 0) return [];
     if (delivered.bitmap !== null && (await this.mapping.features()).recordNumbers) {
-      return [recordNumbersClause(delivered.bitmap)];
+      return recordNumbersClauses(delivered.bitmap, delivered.recent);
     }
     return idChunks(await delivered.ids());
   }

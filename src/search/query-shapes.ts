@@ -12,6 +12,8 @@ export type FilterClause =
   | { terms: Record<string, string[]> }
   // The bitmap terms filter: record numbers in one base64 roaring bitmap (search/exclusions.ts).
   | { terms: { record_num: [string]; value_type: 'bitmap' } }
+  // The numbers delivered since that bitmap was made, as plain values (search/exclusions.ts).
+  | { terms: { record_num: number[] } }
   | { range: Record<string, RangeBounds<string> | RangeBounds<number>> }
   | TextClause;
 export type FilterQuery =

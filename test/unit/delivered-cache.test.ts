@@ -1,4 +1,10 @@
-import { DeliveredCache, entrySize } from '../../src/billing/delivered-cache';
+import fc from 'fast-check';
+import {
+  DeliveredCache,
+  MAX_RECENT_NUMBERS,
+  entrySize,
+  numbersOf,
+} from '../../src/billing/delivered-cache';
 import { RoaringSet } from '../../src/infra/roaring';
 
 // The held deliveries of new_count / unseen_only (contract §10.3, §11.1): a set of record numbers
@@ -84,5 +90,59 @@ describe('per-account bound', () => {
     cache.extend('a', period, read([1, 2, 3, 4, 5]), true);
     expect(cache.size).toBe(0);
     expect(cache.get('a', period)).toBeUndefined();
+  });
+});
+
+describe('numbersOf: a bitmap that stays the same, and the numbers since', () => {
+  it('is exactly the held set, the bitmap settled again only past MAX_RECENT_NUMBERS', () => {
+    fc.assert(
+      fc.property(
+        // Reads of deliveries (repeats and overlaps included), each followed by a request or not.
+        fc.array(fc.tuple(fc.array(fc.nat(5_000), { maxLength: 400 }), fc.boolean()), {
+          maxLength: 12,
+        }),
+        (reads) => {
+          const cache = new DeliveredCache();
+          const held = new Set<number>();
+          let last: string | null = null;
+          for (const [nums, asked] of reads) {
+            const entry = cache.extend('a', period, read(nums));
+            for (const n of nums) held.add(n);
+            if (!asked) continue;
+            const { bitmap, recent } = numbersOf(entry);
+            // The bitmap and the recent numbers are disjoint, and together the held set.
+            const settled = [...held].filter((n) => !recent.includes(n));
+            expect(new Set(recent).size).toBe(recent.length);
+            expect(recent.every((n) => held.has(n))).toBe(true);
+            expect(bitmap).toBe(new RoaringSet(settled).toBase64());
+            // Settled again only when the recent numbers passed the bound.
+            if (last !== null && bitmap !== last) expect(recent).toEqual([]);
+            expect(recent.length).toBeLessThanOrEqual(MAX_RECENT_NUMBERS);
+            last = bitmap;
+          }
+        },
+      ),
+    );
+  });
+
+  it('keeps the same bitmap text for the deliveries of many pages, then settles them', () => {
+    const cache = new DeliveredCache();
+    const first = numbersOf(cache.extend('a', period, read([1, 2, 3])));
+    expect(first.recent).toEqual([]);
+    let n = 100;
+    const page = () => Array.from({ length: 25 }, () => n++);
+    let now = first;
+    for (let i = 0; i < 40; i++) {
+      now = numbersOf(cache.extend('a', period, read(page())));
+      expect(now.bitmap).toBe(first.bitmap);
+    }
+    expect(now.recent).toHaveLength(1000);
+    expect(now.recent.slice(0, 3)).toEqual([100, 101, 102]);
+    // One page more: past the bound (1,025), the bitmap is made again and holds them all.
+    const settled = numbersOf(cache.extend('a', period, read(page())));
+    expect(settled.recent).toEqual([]);
+    expect(settled.bitmap).toBe(
+      new RoaringSet([1, 2, 3, ...Array.from({ length: 1025 }, (_, i) => 100 + i)]).toBase64(),
+    );
   });
 });

@@ -39,6 +39,14 @@ it('goes by number on an index with record numbers, by id otherwise, and not at 
   const exclusion = new DeliveredExclusion(new LiveMapping(fakeClient(state), 'alias'));
   const delivered = numbered('BITMAP', ['b', 'a']);
   expect(await exclusion.clauses(delivered)).toEqual([recordNumbersClause('BITMAP')]);
+  // The numbers delivered since the bitmap was made go beside it, as plain values.
+  expect(await exclusion.clauses({ ...delivered, recent: [7, 3] })).toEqual([
+    recordNumbersClause('BITMAP'),
+    { terms: { record_num: [7, 3] } },
+  ]);
+  expect(await exclusion.clauses({ ...delivered, recent: [] })).toEqual([
+    recordNumbersClause('BITMAP'),
+  ]);
   // Known by id only (the in-memory meter): ids, whatever the index.
   expect(await exclusion.clauses(deliveredByIds(['b', 'a']))).toEqual([
     { terms: { id: ['a', 'b'] } },
