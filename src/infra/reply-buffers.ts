@@ -22,6 +22,13 @@ const free: Buffer[] = [];
 /** UTF-8 pieces in order: strings (encoded as they are copied) and bytes. */
 export type BodyPieces = ReadonlyArray<string | Uint8Array>;
 
+/** The UTF-8 length of the pieces. */
+export function piecesByteLength(pieces: BodyPieces): number {
+  let length = 0;
+  for (const p of pieces) length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
+  return length;
+}
+
 /** A body made of pieces, as one buffer; `release` once written out, so its buffer serves again. */
 export class AssembledBody {
   private released = false;
@@ -33,10 +40,7 @@ export class AssembledBody {
 
   /** The pieces' bytes in one buffer: a pooled one when they fit, else a buffer of their own. */
   static of(pieces: BodyPieces): AssembledBody {
-    let length = 0;
-    for (const p of pieces)
-      length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
-    if (length > BUFFER_BYTES) {
+    if (piecesByteLength(pieces) > BUFFER_BYTES) {
       const own = Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
       return new AssembledBody(own, null);
     }

@@ -63,8 +63,9 @@ export class DeferredJson {
   /**
    * The reply's UTF-8 bytes with every placeholder replaced: the bytes of the reply the SDK would
    * have serialized from the results themselves, assembled from the pieces (no copy of the whole
-   * reply as a string first) in a pooled buffer (infra/reply-buffers.ts). A result the SDK did not send leaves nothing to replace; a
-   * placeholder that is unknown or seen twice is a bug, and throws (a 500).
+   * reply as a string first) in a pooled buffer (infra/reply-buffers.ts). A result the SDK did not
+   * send leaves nothing to replace; a placeholder that is unknown or seen twice is a bug, and
+   * throws (a 500).
    */
   fill(reply: string): AssembledBody {
     const used = new Array<boolean>(this.texts.length).fill(false);

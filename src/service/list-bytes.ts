@@ -1,4 +1,5 @@
 import type { ListEnvelope } from '../domain/envelopes';
+import type { BodyPieces } from '../infra/reply-buffers';
 import { recordQuotedJson, recordText, type RecordText } from '../domain/record-text';
 
 // A list page's JSON as UTF-8 bytes in pieces, for an MCP tool result (mcp/deferred-json.ts). Its
@@ -10,7 +11,7 @@ import { recordQuotedJson, recordText, type RecordText } from '../domain/record-
 // (infra/reply-buffers.ts).
 
 /** Pieces of a UTF-8 text in order: strings (short, encoded when written) and bytes. */
-export type Utf8Pieces = ReadonlyArray<string | Uint8Array>;
+export type Utf8Pieces = BodyPieces;
 
 interface RecordBytes {
   json?: Uint8Array;
@@ -69,11 +70,4 @@ export function listJsonStringPieces(body: ListEnvelope): Utf8Pieces | null {
   if (!isListEnvelope(body)) return null;
   const rest = `],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
   return [`"${quoted('{"data":[')}`, ...joined(body.data, quotedBytes), `${quoted(rest)}"`];
-}
-
-/** The UTF-8 length of the pieces (of listJson(body), for listJsonPieces(body)). */
-export function piecesByteLength(pieces: Utf8Pieces): number {
-  let length = 0;
-  for (const p of pieces) length += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
-  return length;
 }

@@ -1,6 +1,7 @@
 import type { ListEnvelope } from '../domain/envelopes';
 import type { CursorCodec } from '../search/cursor';
-import { listJsonPieces, piecesByteLength, recordJsonBytes } from './list-bytes';
+import { piecesByteLength } from '../infra/reply-buffers';
+import { listJsonPieces, recordJsonBytes } from './list-bytes';
 import { listJson } from './list-json';
 import type { Page } from './opportunity-search';
 
