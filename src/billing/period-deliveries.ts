@@ -23,8 +23,13 @@ import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel 
  * than an array or a row set. The newest delivery time comes as text to the microsecond: a
  * JavaScript Date would round it to the millisecond, and the next read would take every delivery
  * of that millisecond again (a burst of deliveries written by one statement shares one time).
+ * The account is compared to `(SELECT $1)`, a value the planner does not see: statistics taken
+ * before the account delivered anything say it has no rows, and then the primary key's prefix
+ * (all the account's rows of the period) looked as cheap as the time index, and was chosen. Not
+ * knowing the account, the planner assumes an average account's rows, and only the time index
+ * (migration 013) keeps them few.
  */
-const PERIOD_DELIVERIES = `
+export const PERIOD_DELIVERIES = `
   SELECT k.allowance AS key_allowance, u.used, u.included_used,
          ku.included_used AS key_included_used, fresh.nums, fresh.unmatched, fresh.newest
     FROM (SELECT 1) AS one
@@ -39,7 +44,7 @@ const PERIOD_DELIVERIES = `
         FROM metering_deliveries d
         LEFT JOIN opportunities o ON o.id = d.opportunity_id
        WHERE COALESCE(u.used, 0) <> $4::int
-         AND d.account_id = $1::uuid AND d.period_start = $3::timestamptz
+         AND d.account_id = (SELECT $1::uuid) AND d.period_start = $3::timestamptz
          AND ($5::timestamptz IS NULL OR d.delivered_at > $5::timestamptz - $6::interval)
     ) fresh ON true`;
 
