@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_DELIVERED } from '../../src/billing/delivered';
 import { READ_PAGE, READ_PAGE_HOLDING } from '../../src/billing/ledger-sql';
+import { PERIOD_DELIVERIES, PERIOD_DELIVERIES_SINCE } from '../../src/billing/period-deliveries';
 import { literal } from '../../src/billing/sql-batch';
 import { createPool } from '../../src/store/db';
-import { PERIOD_DELIVERIES } from '../../src/billing/period-deliveries';
 import { createAccount, createKey, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
-// A page's "which of these ids are new" probe must find each id by the ledger's primary key,
-// whatever the statistics say: this machine's Postgres runs without autovacuum, the ledger grows
-// by thousands of rows a minute, and the probe is a prepared statement (a generic plan). With an
-// index sharing the key's first two columns the planner once chose it, and every probe walked the
-// account's whole period (migration 010).
+// The ledger's reads must choose their index by their shape, whatever the statistics say: this
+// machine's Postgres runs without autovacuum, the ledger grows by thousands of rows a minute
+// between two of the retention step's analyses, and the reads are prepared statements (custom
+// plans for their first five executions on a connection, then a generic plan). A lookup of ids
+// goes by the primary key; the deliveries since a time by the time index (migrations 010, 013).
+// Each wrong choice walked the account's whole period.
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -19,58 +20,33 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-it('probes the primary key in the generic plan of a never-analysed ledger', async () => {
-  const accountId = await createAccount(ctx.deps.pool, { balanceMillicents: 0 });
-  const keyId = await createKey(ctx.deps.pool, accountId);
-  const period = '2026-11-01T00:00:00Z';
-  await ctx.deps.pool.query(
-    `INSERT INTO metering_deliveries
-       (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
-     SELECT $1, $2, gen_random_uuid(), $3, 'bulk', 0 FROM generate_series(1, 5000)`,
-    [accountId, period, keyId],
+const period = '2026-11-01T00:00:00Z';
+const PKEY = '"Index Name":"metering_deliveries_pkey"';
+const TIME = '"Index Name":"metering_deliveries_time"';
+
+/** The plan of `sql` for these values, as a custom plan (an unnamed statement's) would be. */
+async function planOf(sql: string, params: unknown[]): Promise<string> {
+  const { rows } = await ctx.deps.pool.query<{ 'QUERY PLAN': unknown }>(
+    `EXPLAIN (FORMAT JSON) ${sql}`,
+    params,
   );
-  const client = await ctx.deps.pool.connect();
+  return JSON.stringify(rows[0]?.['QUERY PLAN']);
+}
+
+/**
+ * Inserts n deliveries of the account in `start`'s period. On a pool of its own, without the
+ * API's 5 s deadline (a busy machine's full run needs more). The rows' foreign keys hold by
+ * construction: their per-row checks are skipped (a third of the insert's time).
+ */
+async function insertDeliveries(
+  accounts: { account: string; key: string; n: number; start?: string }[],
+  analyzeAfter = 0,
+): Promise<void> {
+  const setup = createPool(ctx.databaseUrl, 1);
   try {
-    await client.query('SET plan_cache_mode = force_generic_plan');
-    await client.query(`PREPARE probe(uuid, uuid, timestamptz, uuid[], text) AS ${READ_PAGE}`);
-    const ids = Array.from({ length: 25 }, () => randomUUID());
-    // EXPLAIN EXECUTE takes no bind parameters: the values are uuids and a time, quoted here.
-    const args = [accountId, keyId, period, `{${ids.join(',')}}`].map((v) =>
-      client.escapeLiteral(v),
-    );
-    const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE probe(${args.join(', ')}, NULL)`,
-    );
-    const plan = JSON.stringify(rows[0]?.['QUERY PLAN']);
-    expect(plan).toContain('"Index Name":"metering_deliveries_pkey"');
-    expect(plan).not.toContain('metering_deliveries_time');
-  } finally {
-    await client.query('DEALLOCATE ALL').catch(() => undefined);
-    client.release();
-  }
-});
-
-// Statistics that know the ledger but not the account: analysed while other accounts filled it,
-// before this one delivered 20,000 records (an agent's burst between two retention steps). The
-// planner then takes the account for one with no deliveries, and every index that starts with
-// account_id looks as cheap as the primary key. Its custom plans (the first five executions of a
-// prepared statement on each connection, and every unnamed one) chose the time index for the
-// probe and the primary key for the deliveries since a time: each walked the account's 20,000
-// rows (0.4-0.7 s a call at 200,000 deliveries).
-describe('plans with statistics that predate the account', () => {
-  const period = '2026-11-01T00:00:00Z';
-  let accountId: string;
-  let keyId: string;
-  let newest: string;
-
-  beforeAll(async () => {
-    const pool = ctx.deps.pool;
-    // On a pool of its own, without the API's 5 s deadline (a busy machine's full run needs more).
-    // The rows' foreign keys hold by construction: their per-row checks are skipped (a third of
-    // the insert's time), in one transaction, on one connection.
-    const setup = createPool(ctx.databaseUrl, 1);
-    const insertDeliveries = (account: string, key: string, n: number, start = period) =>
-      setup.query(
+    for (const [i, { account, key, n, start = period }] of accounts.entries()) {
+      if (i === analyzeAfter && i > 0) await setup.query('ANALYZE metering_deliveries');
+      await setup.query(
         `BEGIN;
          SET LOCAL session_replication_role = replica;
          INSERT INTO metering_deliveries
@@ -79,58 +55,114 @@ describe('plans with statistics that predate the account', () => {
            FROM generate_series(1, ${n});
          COMMIT;`,
       );
-    try {
-      const other = await createAccount(pool, { balanceMillicents: 0 });
-      const otherKey = await createKey(pool, other);
-      await insertDeliveries(other, otherKey, 50_000, '2026-10-01T00:00:00Z');
-      await insertDeliveries(other, otherKey, 50_000);
-      await setup.query('ANALYZE metering_deliveries');
-      accountId = await createAccount(pool, { balanceMillicents: 0 });
-      keyId = await createKey(pool, accountId);
-      // As many as it takes for the planner's choice without the fixes to be the wrong one: with
-      // 20,000 it happened to pick the right index for the read since a time all the same.
-      await insertDeliveries(accountId, keyId, 200_000);
-    } finally {
-      await setup.end();
     }
-    const { rows } = await pool.query<{ newest: string }>(
-      `SELECT max(delivered_at)::text AS newest FROM metering_deliveries WHERE account_id = $1`,
-      [accountId],
-    );
-    newest = rows[0]?.newest ?? '';
+  } finally {
+    await setup.end();
+  }
+}
+
+/** A new account with a key. */
+async function accountWithKey() {
+  const accountId = await createAccount(ctx.deps.pool, { balanceMillicents: 0 });
+  return { accountId, keyId: await createKey(ctx.deps.pool, accountId) };
+}
+
+async function newestDelivery(accountId: string): Promise<string> {
+  const { rows } = await ctx.deps.pool.query<{ newest: string }>(
+    `SELECT max(delivered_at)::text AS newest FROM metering_deliveries WHERE account_id = $1`,
+    [accountId],
+  );
+  return rows[0]?.newest ?? '';
+}
+
+// Runs first, before anything in this file analyses the ledger.
+describe('a ledger never analysed', () => {
+  let accountId: string;
+  let keyId: string;
+  beforeAll(async () => {
+    ({ accountId, keyId } = await accountWithKey());
+    await insertDeliveries([{ account: accountId, key: keyId, n: 5000 }]);
   });
 
-  const planOf = async (sql: string, params: unknown[]): Promise<string> => {
-    const { rows } = await ctx.deps.pool.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (FORMAT JSON) ${sql}`,
-      params,
+  it('probes the primary key in the generic plan', async () => {
+    const client = await ctx.deps.pool.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE probe(uuid, uuid, timestamptz, uuid[], text) AS ${READ_PAGE}`);
+      const ids = Array.from({ length: 25 }, () => randomUUID());
+      // EXPLAIN EXECUTE takes no bind parameters: the values are uuids and a time, quoted here.
+      const args = [accountId, keyId, period, `{${ids.join(',')}}`].map((v) =>
+        client.escapeLiteral(v),
+      );
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (FORMAT JSON) EXECUTE probe(${args.join(', ')}, NULL)`,
+      );
+      const plan = JSON.stringify(rows[0]?.['QUERY PLAN']);
+      expect(plan).toContain(PKEY);
+      expect(plan).not.toContain(TIME);
+    } finally {
+      await client.query('DEALLOCATE ALL').catch(() => undefined);
+      client.release();
+    }
+  });
+
+  // With no statistics the planner's default guesses rate "this period" (0.5 %) far more
+  // selective than "after this time" (a third): the read since a time chose the primary key.
+  it('reads the deliveries since a time by the time index', async () => {
+    const since = [accountId, keyId, period, -1, await newestDelivery(accountId), '0 ms'];
+    const plan = await planOf(PERIOD_DELIVERIES_SINCE, since);
+    expect(plan).toContain(TIME);
+    expect(plan).not.toContain(PKEY);
+  });
+});
+
+// Statistics that know the ledger but not the account: analysed while another account filled
+// it, before this one delivered 200,000 records (an agent's burst between two retention steps).
+// The planner then takes the account for one with no deliveries, and every index that starts
+// with account_id looks as cheap as the primary key: it chose the time index for the lookups of
+// ids and the primary key for the read since a time (0.4-0.7 s a call on a busy machine).
+describe('statistics that predate the account', () => {
+  let accountId: string;
+  let keyId: string;
+  beforeAll(async () => {
+    const other = await accountWithKey();
+    ({ accountId, keyId } = await accountWithKey());
+    const others = { account: other.accountId, key: other.keyId, n: 50_000 };
+    // As many as it takes for the planner's choice without the fixes to be the wrong one: with
+    // 20,000 it happened to pick the right index for the read since a time all the same.
+    await insertDeliveries(
+      [
+        { ...others, start: '2026-10-01T00:00:00Z' },
+        others,
+        { account: accountId, key: keyId, n: 200_000 },
+      ],
+      2,
     );
-    return JSON.stringify(rows[0]?.['QUERY PLAN']);
-  };
+  });
 
   it("probes a page's ids by the primary key", async () => {
     const plan = await planOf(READ_PAGE, [accountId, keyId, period, opportunityIds(25), null]);
-    expect(plan).toContain('"Index Name":"metering_deliveries_pkey"');
-    expect(plan).not.toContain('metering_deliveries_time');
+    expect(plan).toContain(PKEY);
+    expect(plan).not.toContain(TIME);
   });
 
   it('checks that ids were delivered by the primary key', async () => {
     const plan = await planOf(ALL_DELIVERED, [accountId, period, opportunityIds(25)]);
-    expect(plan).toContain('"Index Name":"metering_deliveries_pkey"');
-    expect(plan).not.toContain('metering_deliveries_time');
+    expect(plan).toContain(PKEY);
+    expect(plan).not.toContain(TIME);
+  });
+
+  it("reads the period's deliveries by the primary key", async () => {
+    const plan = await planOf(PERIOD_DELIVERIES, [accountId, keyId, period, -1]);
+    expect(plan).toContain(PKEY);
+    expect(plan).not.toContain(TIME);
   });
 
   it('reads the deliveries since a time by the time index', async () => {
-    const plan = await planOf(PERIOD_DELIVERIES, [
-      accountId,
-      keyId,
-      period,
-      -1,
-      newest,
-      '0 milliseconds',
-    ]);
-    expect(plan).toContain('"Index Name":"metering_deliveries_time"');
-    expect(plan).not.toContain('metering_deliveries_pkey');
+    const since = [accountId, keyId, period, -1, await newestDelivery(accountId), '0 ms'];
+    const plan = await planOf(PERIOD_DELIVERIES_SINCE, since);
+    expect(plan).toContain(TIME);
+    expect(plan).not.toContain(PKEY);
   });
 });
 
