@@ -164,6 +164,28 @@ describe('statistics that predate the account', () => {
     expect(plan).toContain(TIME);
     expect(plan).not.toContain(PKEY);
   });
+
+  // The records' numbers come from an index that holds them beside the id (migration 014), not
+  // from each record's row (a scan of the whole table, or a fetch per delivery).
+  it("reads the delivered records' numbers from an index alone", async () => {
+    const client = await ctx.deps.pool.connect();
+    try {
+      // This file's opportunities table is empty: a scan of it would win against any index.
+      await client.query('SET enable_seqscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (FORMAT JSON) ${PERIOD_DELIVERIES}`,
+        [accountId, keyId, period, -1],
+      );
+      const plan = JSON.stringify(rows[0]?.['QUERY PLAN']);
+      // One node of the plan: no braces between its type and its index.
+      expect(plan).toMatch(
+        /"Node Type":"Index Only Scan"[^{}]*"Index Name":"opportunities_id_record_num"/,
+      );
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
+  });
 });
 
 // The billing state's fingerprint (migration 011) rides on READ_PAGE_HOLDING: the planner must
