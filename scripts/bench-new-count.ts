@@ -56,7 +56,7 @@ async function main() {
     // ANALYZE, billing/pg-meter.ts) leaves them for an account whose deliveries came over the
     // period. BENCH_ANALYZE=0 leaves the statistics as they were: the planner then takes the new
     // account for one with no deliveries (an agent's burst between two retention steps), the case
-    // migration 013 and PERIOD_DELIVERIES' hidden account keep cheap (docs/benchmarks.md).
+    // migration 013 and PERIOD_DELIVERIES_SINCE keep cheap (docs/benchmarks.md).
     .then(async (res) => {
       if (ANALYZE) await setup.query('ANALYZE metering_deliveries, metering_usage');
       return res;

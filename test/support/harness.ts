@@ -43,6 +43,11 @@ export async function createTestContext(
     // A loaded test machine can take longer than the 500 ms default; a test about Redis deadlines
     // sets its own (upstream-deadlines.test.ts).
     REDIS_TIMEOUT_MS: '10000',
+    // Likewise the engine's 5 s: a just-started engine (a fresh clone's CI run) on a machine busy
+    // with the run's first, heaviest files took longer than that to create two files' indexes,
+    // and their whole suites failed at start-up. Tests about the engine's deadline set their own
+    // or read the configured default (read-search-unavailable.test.ts).
+    OPENSEARCH_TIMEOUT_MS: '20000',
     ...overrides,
   });
   const logs: string[] = [];
