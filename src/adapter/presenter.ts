@@ -3,10 +3,10 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, toEnvelope } from '../domain/errors';
 import type { ListEnvelope } from '../domain/envelopes';
 import { reportApiError } from '../infra/api-error-report';
-import { endWith, type AssembledBody } from '../infra/reply-buffers';
+import { endWith, type AssembledBody, type BodyPieces } from '../infra/reply-buffers';
 import type { Logger } from '../infra/logger';
 import { countJson } from '../service/count-json';
-import { listJsonPieces, listJsonStringPieces, type Utf8Pieces } from '../service/list-bytes';
+import { listJsonPieces, listJsonStringPieces } from '../service/list-bytes';
 import { listJson } from '../service/list-json';
 import type { Outcome } from '../service/read-service';
 
@@ -81,8 +81,8 @@ export function sendOutcome<T>(
  * JSON.stringify of the envelope's JSON); each a string or its UTF-8 bytes in pieces.
  */
 export interface ResultTexts {
-  structured: string | Utf8Pieces;
-  text: string | Utf8Pieces;
+  structured: string | BodyPieces;
+  text: string | BodyPieces;
 }
 
 /** Bodies served unchanged to every caller (the taxonomy), serialized once per process. */

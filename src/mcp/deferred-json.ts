@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ResultTexts } from '../adapter/presenter';
-import { AssembledBody } from '../infra/reply-buffers';
-import type { Utf8Pieces } from '../service/list-bytes';
+import { AssembledBody, type BodyPieces } from '../infra/reply-buffers';
 
 // MCP CPU per tool call (docs/benchmarks.md). A tool result carries its envelope twice, as
 // structuredContent and as the same JSON in a text block (contract §21.7), and the SDK serializes
@@ -27,7 +26,7 @@ const MARK = `mcp-deferred-${randomBytes(12).toString('hex')}-`;
 const PLACEHOLDER = new RegExp(`\\{"${MARK}(\\d+)":0\\}|"${MARK}(\\d+)"`, 'g');
 
 export class DeferredJson {
-  private readonly texts: (string | Utf8Pieces)[] = [];
+  private readonly texts: (string | BodyPieces)[] = [];
 
   /** True once a result was deferred: the reply then needs fill(). */
   get pending(): boolean {
@@ -85,7 +84,7 @@ export class DeferredJson {
     return AssembledBody.of(pieces);
   }
 
-  private hold(json: string | Utf8Pieces): string {
+  private hold(json: string | BodyPieces): string {
     this.texts.push(json);
     return `${MARK}${this.texts.length - 1}`;
   }

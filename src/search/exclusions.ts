@@ -9,7 +9,7 @@ import type { FilterClause, FilterQuery } from './query-shapes';
 //   per 65,536 records of the store (55 KB of base64 at 300,000) where 200,000 deliveries took
 //   7.8 MB of uuid strings, and the engine tests each
 //   candidate against the bitmap instead of building a term set from 200,000 strings. The
-//   deliveries since that bitmap was made go beside it as plain numbers (a few hundred at most),
+//   deliveries since that bitmap was made go beside it as plain numbers (at most 1,024),
 //   so the bitmap's text repeats from request to request and the engine's query cache holds its
 //   filter: a walk of unseen_only pages changed the bitmap on every page, and each one cost the
 //   engine 17 ms to build it again, against 2-3 ms with the bitmap cached and the recent numbers

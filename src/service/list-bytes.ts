@@ -10,9 +10,6 @@ import { recordQuotedJson, recordText, type RecordText } from '../domain/record-
 // text (as long as the record object lives, like the text), and the reply is assembled from them
 // (infra/reply-buffers.ts).
 
-/** Pieces of a UTF-8 text in order: strings (short, encoded when written) and bytes. */
-export type Utf8Pieces = BodyPieces;
-
 interface RecordBytes {
   json?: Uint8Array;
   quoted?: Uint8Array;
@@ -56,7 +53,7 @@ function joined(
 }
 
 /** listJson(body) in pieces (the same bytes), or null when body is not a list envelope. */
-export function listJsonPieces(body: ListEnvelope): Utf8Pieces | null {
+export function listJsonPieces(body: ListEnvelope): BodyPieces | null {
   if (!isListEnvelope(body)) return null;
   const rest = `],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
   return ['{"data":[', ...joined(body.data, recordJsonBytes), rest];
@@ -66,7 +63,7 @@ export function listJsonPieces(body: ListEnvelope): Utf8Pieces | null {
  * JSON.stringify(listJson(body)) in pieces (the same bytes): the text block as the reply holds
  * it, from each record's quoted text (domain/record-text.ts, recordQuotedJson), or null.
  */
-export function listJsonStringPieces(body: ListEnvelope): Utf8Pieces | null {
+export function listJsonStringPieces(body: ListEnvelope): BodyPieces | null {
   if (!isListEnvelope(body)) return null;
   const rest = `],"pagination":${JSON.stringify(body.pagination)},"meta":${JSON.stringify(body.meta)}}`;
   return [`"${quoted('{"data":[')}`, ...joined(body.data, quotedBytes), `${quoted(rest)}"`];
