@@ -6,7 +6,7 @@
 // Run: npx tsx scripts/record-tokens.ts   (figures quoted in docs/agents.md and /llms.txt;
 // test/unit/record-tokens.test.ts holds those figures to this measurement).
 import { loadTaxonomyCatalog, taxonomyFromCatalog } from '../src/domain/taxonomy/catalog';
-import { recordShaper } from '../src/domain/sparse-fields';
+import { recordShaper } from '../src/service/shaped-records';
 import type { Opportunity } from '../src/domain/record';
 import { AGENT_FIELDS } from '../src/domain/record-tokens';
 import { generateOpportunities } from '../src/seed/generate';

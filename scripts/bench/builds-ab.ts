@@ -6,7 +6,7 @@
 //   git checkout BEFORE -- src && npm run build && mv dist dist-before && git checkout HEAD -- src
 //   npm run build
 //   DATABASE_URL=… OPENSEARCH_URL=… npx tsx scripts/bench/builds-ab.ts \
-//     [--rounds 3] [--requests 2000] [--connections 16] [--only list,mcp2025,mcp2026,mcpcount]
+//     [--rounds 3] [--requests 2000] [--connections 16] [--only list,mcp2025,mcp2026,mcpfields,mcpcount]
 //   rm -rf dist-before
 // (dist-before sits at the root, as dist does: the build finds migrations and mappings from there.)
 // The database is seeded as `npm run bench` seeds it (run that first once).
@@ -16,6 +16,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { bootstrap, shutdown } from '../../src/bootstrap';
 import { parseEnv } from '../../src/config';
+import { AGENT_FIELDS } from '../../src/domain/record-tokens';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { cpuMs } from './proc';
@@ -116,6 +117,14 @@ function workloads(key: string, families: string[]): Record<string, Req[]> {
     })),
     mcp2025: all.map((m) => call('search_opportunities', { ...args(m), limit: 25 })),
     mcp2026: all.map((m) => call('search_opportunities', { ...args(m), limit: 25 }, true)),
+    // The fields docs/agents.md and /llms.txt recommend (AGENT_FIELDS; `id` comes anyway).
+    mcpfields: all.map((m) =>
+      call('search_opportunities', {
+        ...args(m),
+        limit: 25,
+        fields: AGENT_FIELDS.filter((f) => f !== 'id'),
+      }),
+    ),
     count: all.map((m) => ({
       method: 'GET',
       path: `/v1/opportunities/count?${new URLSearchParams(m)}`,

@@ -8,9 +8,9 @@ import type { Opportunity } from './record';
 
 export interface RecordText {
   /** Exactly JSON.stringify(record). */
-  json: string;
+  readonly json: string;
   /** recordDigest(json). */
-  digest: string;
+  readonly digest: string;
   /** JSON.stringify(json) without its quotes, once asked for (an MCP text block holds it). */
   quoted?: string;
 }
@@ -18,6 +18,22 @@ export interface RecordText {
 /** The digest of a record's JSON text (SHA-256, base64url), as a list page's ETag uses it. */
 export const recordDigest = (json: string): string =>
   createHash('sha256').update(json).digest('base64url');
+
+/**
+ * A text made here from a record object. Its digest is hashed on first use: only a REST list's
+ * entity tag and the record-text cache ask for one, and a sparse record (`fields`) or an MCP page
+ * never does (the hash was 4 % of an agent's `fields` call, docs/benchmarks.md).
+ */
+class MadeText implements RecordText {
+  quoted?: string;
+  private hashed?: string;
+
+  constructor(readonly json: string) {}
+
+  get digest(): string {
+    return (this.hashed ??= recordDigest(this.json));
+  }
+}
 
 const texts = new WeakMap<object, RecordText>();
 
@@ -30,8 +46,7 @@ export function recordText(record: object): RecordText {
   if (stored !== undefined) return stored;
   let text = texts.get(record);
   if (text === undefined) {
-    const json = JSON.stringify(record);
-    text = { json, digest: recordDigest(json) };
+    text = new MadeText(JSON.stringify(record));
     texts.set(record, text);
   }
   return text;

@@ -25,21 +25,3 @@ export function sparseRecord(
   }
   return out as SparseOpportunity;
 }
-
-/**
- * One request's projection: each record is shaped once, so every envelope the request builds (the
- * result budget's trial cuts, the served page) holds the same objects and reuses their cached JSON.
- */
-export function recordShaper(
-  fields: readonly string[] | undefined,
-): (records: readonly Opportunity[]) => SparseOpportunity[] {
-  const keep = projection(fields);
-  if (keep === undefined) return (records) => [...records];
-  const shaped = new Map<Opportunity, SparseOpportunity>();
-  return (records) =>
-    records.map((record) => {
-      let sparse = shaped.get(record);
-      if (!sparse) shaped.set(record, (sparse = sparseRecord(record, keep)));
-      return sparse;
-    });
-}

@@ -29,6 +29,23 @@ describe('GET /v1/opportunities?fields=', () => {
     expect(res.body.meta.applied_filters).toEqual({});
   });
 
+  it('the same page asked with many field lists in turn answers each exactly (shared sparse records)', async () => {
+    const { key } = app.reader();
+    const whole = (await get(app.baseUrl, '/v1/opportunities?limit=4', { key })).body
+      .data as Record<string, unknown>[];
+    // More lists than a record keeps shapes for (src/service/shaped-records.ts), then the first again.
+    const lists = [['title'], ['rate', 'title'], ['employer'], ['location'], ['rate'], ['title']];
+    for (const fields of lists) {
+      const res = await get(app.baseUrl, `/v1/opportunities?limit=4&fields=${fields.join(',')}`, {
+        key,
+      });
+      const keep = Object.keys(whole[0] ?? {}).filter((f) => f === 'id' || fields.includes(f));
+      expect(res.body.data).toEqual(
+        whole.map((r) => Object.fromEntries(keep.map((f) => [f, r[f]]))),
+      );
+    }
+  });
+
   it('fields=id returns ids only; naming id again changes nothing', async () => {
     const { key } = app.reader();
     for (const fields of ['id', 'id,id']) {
