@@ -40,9 +40,13 @@ const texts = new WeakMap<object, RecordText>();
 /** What a stored record's stand-in answers for itself, without parsing (storedRecord). */
 const TEXT = Symbol('record text');
 
+/** The text and digest a stored record (storedRecord) was read with; undefined for any other. */
+export const storedText = (record: object): RecordText | undefined =>
+  (record as { [TEXT]?: RecordText })[TEXT];
+
 /** The record's text and digest: given by storedRecord, else made on first use and kept. */
 export function recordText(record: object): RecordText {
-  const stored = (record as { [TEXT]?: RecordText })[TEXT];
+  const stored = storedText(record);
   if (stored !== undefined) return stored;
   let text = texts.get(record);
   if (text === undefined) {

@@ -1,46 +1,45 @@
+import { recordText, storedText } from '../domain/record-text';
 import { projection, sparseRecord } from '../domain/sparse-fields';
 import type { Opportunity, SparseOpportunity } from '../domain/record';
 import { Lru } from '../infra/lru';
 
-// A list page's records as `fields` shapes them (contract §7.6), each sparse record made once per
-// record object and projection and kept beside the record, as its texts are (record-text.ts,
-// list-bytes.ts). Pages from the result cache hold the same record objects request after request,
-// so an agent asking for the same fields again reuses the sparse records, their JSON, quoted text
-// and bytes, instead of parsing the stored records and serializing the projection anew on every
-// call (docs/benchmarks.md, "Sparse records kept").
+// A list page's records as `fields` shapes them (contract §7.6). An agent asks for the same fields
+// call after call, mostly for pages the result cache already holds, and each call parsed every
+// stored record, built its sparse copy and serialized, quoted and encoded that anew: a call with
+// the agent's fields cost more CPU than one with whole records (docs/benchmarks.md, "Sparse
+// records kept"). A sparse record of a stored record is now made once and kept, with its texts
+// (record-text.ts, list-bytes.ts), under the record's digest and the projection: the same content
+// and fields give the same sparse record, whichever request or record object asks.
+//
+// The bound is on the kept sparse records' JSON characters, so it does not depend on how many
+// fields or pages an abuser varies; nothing else is kept (no whole record, no page). With the
+// quoted text and both texts' bytes beside it, a character costs about 4-6 bytes: 4 M characters
+// are about 9,000 records with the agent's fields, within some 25 MB.
 
-/** Distinct projections kept interned: each is one array, so it can key the records' caches. */
-const PROJECTIONS = 256;
-/** Projections kept per record: an agent's few habitual field lists fit. */
-const SHAPES_PER_RECORD = 4;
+const MAX_CHARACTERS = 4 * 1024 * 1024;
 
-const interned = new Lru<string, readonly string[]>(PROJECTIONS);
+const kept = new Lru<string, SparseOpportunity>(
+  MAX_CHARACTERS,
+  (sparse) => recordText(sparse).json.length,
+);
 
-/** projection(fields), the same array for the same kept fields. */
-function internedProjection(fields: readonly string[]): readonly string[] {
-  const keep = projection(fields) ?? [];
-  const key = keep.join(',');
-  const known = interned.get(key);
-  if (known !== undefined) return known;
-  interned.set(key, keep);
-  return keep;
-}
-
-const shapes = new WeakMap<object, Map<readonly string[], SparseOpportunity>>();
-
-/** sparseRecord(record, keep), made once per record and `keep` (frozen: requests share it). */
-function keptSparseRecord(record: Opportunity, keep: readonly string[]): SparseOpportunity {
-  let kept = shapes.get(record);
-  const known = kept?.get(keep);
-  if (known !== undefined) return known;
-  const sparse = Object.freeze(sparseRecord(record, keep));
-  if (kept === undefined) shapes.set(record, (kept = new Map()));
-  if (kept.size >= SHAPES_PER_RECORD) {
-    // The record's oldest projection goes first (a Map iterates in insertion order).
-    const oldest = kept.keys().next();
-    if (!oldest.done) kept.delete(oldest.value);
+/** sparseRecord(record, keep), kept when the record is a stored one (its digest is known). */
+function sharedSparseRecord(
+  record: Opportunity,
+  keep: readonly string[],
+  keepKey: string,
+): SparseOpportunity {
+  const text = storedText(record);
+  // A record built in this process (no stored text) would need a hash of its whole JSON to be
+  // found again: more than shaping it costs.
+  if (text === undefined) return sparseRecord(record, keep);
+  const key = `${text.digest} ${keepKey}`;
+  let sparse = kept.get(key);
+  if (sparse === undefined) {
+    // Frozen: requests share it.
+    sparse = Object.freeze(sparseRecord(record, keep));
+    kept.set(key, sparse);
   }
-  kept.set(keep, sparse);
   return sparse;
 }
 
@@ -52,7 +51,14 @@ function keptSparseRecord(record: Opportunity, keep: readonly string[]): SparseO
 export function recordShaper(
   fields: readonly string[] | undefined,
 ): (records: readonly Opportunity[]) => SparseOpportunity[] {
-  if (fields === undefined) return (records) => [...records];
-  const keep = internedProjection(fields);
-  return (records) => records.map((record) => keptSparseRecord(record, keep));
+  const keep = projection(fields);
+  if (keep === undefined) return (records) => [...records];
+  const keepKey = keep.join(',');
+  const shaped = new Map<Opportunity, SparseOpportunity>();
+  return (records) =>
+    records.map((record) => {
+      let sparse = shaped.get(record);
+      if (!sparse) shaped.set(record, (sparse = sharedSparseRecord(record, keep, keepKey)));
+      return sparse;
+    });
 }

@@ -3,8 +3,8 @@ import { projection, sparseRecord } from '../../src/domain/sparse-fields';
 import { recordShaper } from '../../src/service/shaped-records';
 import { makeRecord } from '../support/fixtures';
 
-// A page's sparse records are made once per record and projection, and shared by the requests
-// that ask for the same fields again (src/service/shaped-records.ts).
+// A page's sparse records are made once per stored record and projection, and shared by the
+// requests that ask for the same fields again, within a bound (src/service/shaped-records.ts).
 
 const stored = () => {
   const plain = makeRecord({ title: 'Rust "engineer" \u00e9t\u00e9' });
@@ -22,25 +22,43 @@ it('shapes exactly as sparseRecord does, in record order, for stored and plain r
   expect(JSON.stringify(fromPlain)).toBe(JSON.stringify(fromStored));
 });
 
-it('gives the same sparse object to every request asking the same fields, in any order', () => {
-  const { record } = stored();
+it('gives the same sparse object to every request asking the same fields of the same record', () => {
+  const { plain, record } = stored();
   const first = recordShaper(['title', 'rate'])([record])[0];
-  const again = recordShaper(['rate', 'title', 'id'])([record])[0];
+  // Another object for the same stored record (as a new search answer gives), fields in any order.
+  const json = JSON.stringify(plain);
+  const again = recordShaper(['rate', 'title', 'id'])([
+    storedRecord(plain.id, json, recordDigest(json)),
+  ])[0];
   expect(again).toBe(first);
   // So its text (and digest, and bytes) is made once.
   expect(recordText(again ?? {})).toBe(recordText(first ?? {}));
   expect(recordShaper(['title'])([record])[0]).not.toBe(first);
 });
 
-it('keeps a few projections per record, the oldest going first', () => {
-  const { record } = stored();
-  const shapes = [['title'], ['rate'], ['employer'], ['location'], ['engagement_models']];
-  const made = shapes.map((fields) => recordShaper(fields)([record])[0]);
-  // Five projections, four kept: the first was let go and is made anew, equal but not the same.
-  const first = recordShaper(shapes[0])([record])[0];
-  expect(first).toEqual(made[0]);
-  expect(first).not.toBe(made[0]);
-  expect(recordShaper(shapes[4])([record])[0]).toBe(made[4]);
+it('shapes a record built in this process afresh (finding it again would need a hash of it)', () => {
+  const { plain } = stored();
+  const first = recordShaper(['title'])([plain])[0];
+  const again = recordShaper(['title'])([plain])[0];
+  expect(again).toEqual(first);
+  expect(again).not.toBe(first);
+});
+
+it('keeps at most 4 M characters of sparse JSON, the least recently used going first', () => {
+  const long = (title: string) => {
+    const plain = makeRecord({ title });
+    const json = JSON.stringify(plain);
+    return storedRecord(plain.id, json, recordDigest(json));
+  };
+  const first = long('x'.repeat(10_000));
+  const made = recordShaper(['title'])([first])[0];
+  expect(recordShaper(['title'])([first])[0]).toBe(made);
+  // 420 records of over 10,000 characters each: past the bound, so the first is let go.
+  const others = Array.from({ length: 420 }, (_, i) => long(`${i}`.padEnd(10_000, 'y')));
+  recordShaper(['title'])(others);
+  const again = recordShaper(['title'])([first])[0];
+  expect(again).toEqual(made);
+  expect(again).not.toBe(made);
 });
 
 it('shares only frozen objects, and passes records through untouched without fields', () => {
