@@ -13,13 +13,16 @@ import { Lru } from '../infra/lru';
 //
 // The bound is on the kept sparse records' JSON characters, so it does not depend on how many
 // fields or pages an abuser varies; nothing else is kept (no whole record, no page). With the
-// quoted text and both texts' bytes beside it, a character costs about 4-6 bytes: 4 M characters
-// are about 9,000 records with the agent's fields, within some 25 MB.
+// sparse object itself, its text, its quoted text and both texts' bytes, a character costs about
+// 10 bytes (measured: 4.2 M characters of records with the agent's fields held 25 MB of heap and
+// 18 MB of buffers), so 2 M characters are about 21 MB: some 4,500 records with the agent's
+// fields, 180 pages of 25.
 
-const MAX_CHARACTERS = 4 * 1024 * 1024;
+/** The bound: characters of JSON of the sparse records kept. */
+export const SHAPED_CHARACTERS = 2 * 1024 * 1024;
 
 const kept = new Lru<string, SparseOpportunity>(
-  MAX_CHARACTERS,
+  SHAPED_CHARACTERS,
   (sparse) => recordText(sparse).json.length,
 );
 

@@ -1,6 +1,6 @@
 import { recordDigest, recordText, storedRecord } from '../../src/domain/record-text';
 import { projection, sparseRecord } from '../../src/domain/sparse-fields';
-import { recordShaper } from '../../src/service/shaped-records';
+import { recordShaper, SHAPED_CHARACTERS } from '../../src/service/shaped-records';
 import { makeRecord } from '../support/fixtures';
 
 // A page's sparse records are made once per stored record and projection, and shared by the
@@ -44,7 +44,7 @@ it('shapes a record built in this process afresh (finding it again would need a 
   expect(again).not.toBe(first);
 });
 
-it('keeps at most 4 M characters of sparse JSON, the least recently used going first', () => {
+it('keeps a bounded number of characters of sparse JSON, the least recently used going first', () => {
   const long = (title: string) => {
     const plain = makeRecord({ title });
     const json = JSON.stringify(plain);
@@ -53,8 +53,9 @@ it('keeps at most 4 M characters of sparse JSON, the least recently used going f
   const first = long('x'.repeat(10_000));
   const made = recordShaper(['title'])([first])[0];
   expect(recordShaper(['title'])([first])[0]).toBe(made);
-  // 420 records of over 10,000 characters each: past the bound, so the first is let go.
-  const others = Array.from({ length: 420 }, (_, i) => long(`${i}`.padEnd(10_000, 'y')));
+  // Records of over 10,000 characters each, enough to pass the bound: the first is let go.
+  const count = Math.ceil(SHAPED_CHARACTERS / 10_000);
+  const others = Array.from({ length: count }, (_, i) => long(`${i}`.padEnd(10_000, 'y')));
   recordShaper(['title'])(others);
   const again = recordShaper(['title'])([first])[0];
   expect(again).toEqual(made);
