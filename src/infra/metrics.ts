@@ -84,6 +84,19 @@ const recordTextsHeld = new Gauge({
   registers: [registry],
 });
 
+const sparseRecords = new Counter({
+  name: 'sparse_records_total',
+  help: "List pages' records shaped by `fields`: kept from an earlier request (by digest and fields), or made.",
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
+const sparseRecordsHeld = new Gauge({
+  name: 'sparse_records_held_characters',
+  help: 'Characters of JSON of the sparse records kept for `fields` (bounded: service/shaped-records.ts).',
+  registers: [registry],
+});
+
 const pagesReadAhead = new Counter({
   name: 'list_pages_read_ahead_total',
   help: 'Pages after a cursor read ahead of their requests: kept by a search, or served from memory.',
@@ -134,6 +147,13 @@ export const metrics = {
     if (fromMemory > 0) recordTexts.inc({ source: 'memory' }, fromMemory);
     if (fromEngine > 0) recordTexts.inc({ source: 'engine' }, fromEngine);
     recordTextsHeld.set(heldCharacters);
+  },
+
+  /** A page's records shaped by `fields` (service/shaped-records.ts): kept, or made now. */
+  sparseRecords(kept: number, made: number, heldCharacters: number): void {
+    if (kept > 0) sparseRecords.inc({ source: 'kept' }, kept);
+    if (made > 0) sparseRecords.inc({ source: 'made' }, made);
+    sparseRecordsHeld.set(heldCharacters);
   },
 
   /** Pages read ahead of a cursor walk (OpenSearchIndex.readAhead): kept by a search, or served. */

@@ -2,6 +2,7 @@ import { recordText, storedText } from '../domain/record-text';
 import { projection, sparseRecord } from '../domain/sparse-fields';
 import type { Opportunity, SparseOpportunity } from '../domain/record';
 import { Lru } from '../infra/lru';
+import { metrics } from '../infra/metrics';
 
 // A list page's records as `fields` shapes them (contract §7.6). An agent asks for the same fields
 // call after call, mostly for pages the result cache already holds, and each call parsed every
@@ -26,23 +27,36 @@ const kept = new Lru<string, SparseOpportunity>(
   (sparse) => recordText(sparse).json.length,
 );
 
+/** How many of a page's sparse records were found kept, and how many were made. */
+interface Tally {
+  kept: number;
+  made: number;
+}
+
 /** sparseRecord(record, keep), kept when the record is a stored one (its digest is known). */
 function sharedSparseRecord(
   record: Opportunity,
   keep: readonly string[],
   keepKey: string,
+  tally: Tally,
 ): SparseOpportunity {
   const text = storedText(record);
   // A record built in this process (no stored text) would need a hash of its whole JSON to be
   // found again: more than shaping it costs.
-  if (text === undefined) return sparseRecord(record, keep);
+  if (text === undefined) {
+    tally.made++;
+    return sparseRecord(record, keep);
+  }
   const key = `${text.digest} ${keepKey}`;
   let sparse = kept.get(key);
-  if (sparse === undefined) {
-    // Frozen: requests share it.
-    sparse = Object.freeze(sparseRecord(record, keep));
-    kept.set(key, sparse);
+  if (sparse !== undefined) {
+    tally.kept++;
+    return sparse;
   }
+  tally.made++;
+  // Frozen: requests share it.
+  sparse = Object.freeze(sparseRecord(record, keep));
+  kept.set(key, sparse);
   return sparse;
 }
 
@@ -58,10 +72,14 @@ export function recordShaper(
   if (keep === undefined) return (records) => [...records];
   const keepKey = keep.join(',');
   const shaped = new Map<Opportunity, SparseOpportunity>();
-  return (records) =>
-    records.map((record) => {
+  return (records) => {
+    const tally: Tally = { kept: 0, made: 0 };
+    const page = records.map((record) => {
       let sparse = shaped.get(record);
-      if (!sparse) shaped.set(record, (sparse = sharedSparseRecord(record, keep, keepKey)));
+      if (!sparse) shaped.set(record, (sparse = sharedSparseRecord(record, keep, keepKey, tally)));
       return sparse;
     });
+    metrics.sparseRecords(tally.kept, tally.made, kept.weight);
+    return page;
+  };
 }

@@ -5,6 +5,7 @@ import { reindex } from '../../src/search/sync';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { aliasOnLegacyIndex, indexLegacyDocuments } from '../support/legacy-index';
+import { metricSample } from '../support/metric-sample';
 import { get, newReader, type Reader } from '../support/read-http';
 
 // A list page is spliced from each record's JSON text stored in the index
@@ -84,8 +85,12 @@ it('parses no record for a page of whole records, and each record once for the s
     expect(recordParses()).toBe(3);
     // The same records from another search, with the same fields (in another order): the sparse
     // records are kept by digest and fields (service/shaped-records.ts), so nothing is parsed.
+    const kept = () => metricSample(ctx.baseUrl, 'sparse_records_total', { source: 'kept' });
+    const keptBefore = await kept();
     const again = await page('/v1/opportunities?limit=3&rate_min=0&fields=id,title');
     expect(recordParses()).toBe(3);
+    expect(await kept()).toBe(keptBefore + 3);
+    expect(await metricSample(ctx.baseUrl, 'sparse_records_held_characters')).toBeGreaterThan(0);
     expect(again.res.body.data).toEqual(
       stored.slice(0, 3).map((r) => ({ id: r.id, title: r.title })),
     );
