@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { recordDigest, recordText, storedRecord } from '../../src/domain/record-text';
 import { projection, sparseRecord } from '../../src/domain/sparse-fields';
 import { recordShaper, SHAPED_CHARACTERS } from '../../src/service/shaped-records';
@@ -69,10 +70,19 @@ it('shares only frozen objects, and passes records through untouched without fie
   expect(recordShaper(undefined)([record])[0]).toBe(record);
 });
 
-it('gives a made text the digest of its JSON, on first use', () => {
+it('gives a made text the digest of its JSON, hashed on first use and once', () => {
   const { plain } = stored();
-  const text = recordText({ ...plain });
-  expect(text.json).toBe(JSON.stringify(plain));
-  expect(text.digest).toBe(recordDigest(text.json));
-  expect(text.digest).toBe(text.digest);
+  const hash = jest.spyOn(crypto, 'createHash');
+  try {
+    const text = recordText({ ...plain });
+    expect(text.json).toBe(JSON.stringify(plain));
+    expect(hash).not.toHaveBeenCalled();
+    const digest = text.digest;
+    expect(hash).toHaveBeenCalledTimes(1);
+    expect(text.digest).toBe(digest);
+    expect(hash).toHaveBeenCalledTimes(1);
+    expect(digest).toBe(recordDigest(text.json));
+  } finally {
+    hash.mockRestore();
+  }
 });
