@@ -6,6 +6,8 @@
 //                    [--cpu-prof DIR] [--processes N|auto]
 // --processes (default: API_PROCESSES, else 1) starts the API with that many processes on its port
 // (docs/operations.md); its CPU and RSS columns are then those of the primary and every process.
+// BENCH_NODE_ARGS adds node flags to the API's, e.g. BENCH_NODE_ARGS=--trace-gc-nvp: each garbage
+// collection's figures (promoted bytes among them) go to .cache/bench-api.log.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -181,7 +183,11 @@ async function main(): Promise<void> {
     if (os !== sql) console.log(`count mismatch for ${mix.query}: OpenSearch ${os}, SQL ${sql}`);
   }
 
-  const nodeArgs = CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const nodeArgs = [
+    // Given before the production flags (bench/server.ts): where both set a flag, theirs wins.
+    ...(CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${CPU_PROF}`] : []),
+    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ];
   if (CPU_PROF) mkdirSync(CPU_PROF, { recursive: true });
   const api: RunningApi = await startApi(env, nodeArgs, undefined, PROCESSES);
   const osPid = pidListeningOn(Number(new URL(opensearchUrl).port));
