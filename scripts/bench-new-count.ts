@@ -3,7 +3,8 @@
 // Run by hand (docs/benchmarks.md):
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m npm run bench:new-count
 // BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
-// before timing, then analyzed (BENCH_ANALYZE=0: not); BENCH_RUNS (default 20) runs per figure
+// before timing, then analyzed (BENCH_ANALYZE=0: not), each with its record's number as the charge
+// writes it (BENCH_LEGACY_ROWS=1: without, as rows written before migration 015); BENCH_RUNS (default 20) runs per figure
 // after 2 warm-up runs. Each figure also gives the API process's CPU per call (the API runs in
 // this process: the client's share is in it too), steadier than wall time on a busy machine. The
 // last figures send the period's exclusion straight to the engine both ways, by id and by record
@@ -18,6 +19,7 @@ import { benchAccount, loadAverage, stats, time as timeRuns } from './bench/http
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);
 const ANALYZE = process.env.BENCH_ANALYZE !== '0';
+const LEGACY_ROWS = process.env.BENCH_LEGACY_ROWS === '1';
 const round = (n: number) => Math.round(n * 10) / 10;
 /** Wall-time statistics and the API process's CPU per call (warm-ups included in neither). */
 async function time(fn: () => Promise<unknown>) {
@@ -40,9 +42,10 @@ async function main() {
     .query(
       `WITH ins AS (
        INSERT INTO metering_deliveries
-         (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
+         (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents,
+          record_num)
        SELECT $1, date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', o.id, $2,
-              'bench', 0
+              'bench', 0, ${LEGACY_ROWS ? 'NULL' : 'o.record_num'}
          FROM opportunities o WHERE o.deleted_at IS NULL
         ORDER BY md5(o.id::text) LIMIT $3
        RETURNING period_start)
@@ -73,6 +76,9 @@ async function main() {
     records: total,
     deliveries_this_period: (inserted.rows[0] as { used: number } | undefined)?.used,
     statistics_after_insert: ANALYZE ? 'analyzed' : 'as before the insert',
+    delivery_rows: LEGACY_ROWS
+      ? 'without record numbers (before migration 015)'
+      : 'with record numbers',
     seconds_to_write_deliveries: round(seedMs / 1000),
     runs: RUNS,
     load_average_at_start: await loadAverage(),

@@ -18,9 +18,11 @@ import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel 
  * $1 account, $2 key, $3 period start, $4 the number of deliveries held (-1: none). `used` and
  * the deliveries come from one snapshot; the deliveries are read only when `used` differs from
  * what is held.
- * Each delivery's record number comes from the record (a join on read: the charge's insert stays
- * as it is, and a delivery costs nothing more); a delivered id with no stored record comes back
- * by id. The numbers come as one comma-joined text: at 200,000 deliveries far quicker to parse
+ * Each delivery's record number is the one its charge wrote beside it (migration 015), so the read
+ * scales with the deliveries, not with the records stored; a row written before that migration
+ * takes its number from the record (one index probe, only for such a row: the fence, OFFSET 0,
+ * keeps the planner from copying the lookup into both aggregates below). A delivered id with no
+ * stored record comes back by id. The numbers come as one comma-joined text: at 200,000 deliveries far quicker to parse
  * than an array or a row set. The newest delivery time comes as text to the microsecond: a
  * JavaScript Date would round it to the millisecond, and the next read would take every delivery
  * of that millisecond again (a burst of deliveries written by one statement shares one time).
@@ -34,19 +36,23 @@ function periodDeliveries(source: string): string {
     LEFT JOIN metering_usage u ON u.account_id = $1::uuid AND u.period_start = $3::timestamptz
     LEFT JOIN metering_key_usage ku ON ku.key_id = $2::uuid AND ku.period_start = $3
     LEFT JOIN LATERAL (
-      SELECT string_agg(o.record_num::text, ',') AS nums,
-             string_agg(d.opportunity_id::text, ',') FILTER (WHERE o.id IS NULL) AS unmatched,
-             to_char(max(d.delivered_at) AT TIME ZONE 'UTC',
+      SELECT string_agg(n.num::text, ',') AS nums,
+             string_agg(n.opportunity_id::text, ',') FILTER (WHERE n.num IS NULL) AS unmatched,
+             to_char(max(n.delivered_at) AT TIME ZONE 'UTC',
                      'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS newest
-        FROM ${source}
-        LEFT JOIN opportunities o ON o.id = d.opportunity_id
-       WHERE COALESCE(u.used, 0) <> $4::int AND d.period_start = $3::timestamptz
+        FROM (SELECT d.opportunity_id, d.delivered_at,
+                     COALESCE(d.record_num,
+                              (SELECT o.record_num FROM opportunities o
+                                WHERE o.id = d.opportunity_id)) AS num
+                FROM ${source}
+               WHERE COALESCE(u.used, 0) <> $4::int AND d.period_start = $3::timestamptz
+              OFFSET 0) n
     ) fresh ON true`;
 }
 
 /** Every delivery of the period: by the primary key's prefix (account, period). */
 export const PERIOD_DELIVERIES = periodDeliveries(
-  `(SELECT opportunity_id, period_start, delivered_at FROM metering_deliveries
+  `(SELECT opportunity_id, period_start, delivered_at, record_num FROM metering_deliveries
           WHERE account_id = $1::uuid) AS d`,
 );
 
@@ -63,7 +69,7 @@ export const PERIOD_DELIVERIES = periodDeliveries(
  * busy machine.
  */
 export const PERIOD_DELIVERIES_SINCE = periodDeliveries(
-  `(SELECT opportunity_id, period_start, delivered_at FROM metering_deliveries
+  `(SELECT opportunity_id, period_start, delivered_at, record_num FROM metering_deliveries
           WHERE account_id = (SELECT $1::uuid)
             AND delivered_at > $5::timestamptz - $6::interval
          OFFSET 0) AS d`,

@@ -154,8 +154,9 @@ describe('statistics that predate the account', () => {
     expect(plan).not.toContain(PKEY);
   });
 
-  // The records' numbers come from an index that holds them beside the id (migration 014), not
-  // from each record's row (a scan of the whole table, or a fetch per delivery).
+  // A delivery written without its record's number (these are, as rows from before migration 015
+  // were) takes it from an index that holds it beside the id (migration 014), not from each
+  // record's row (a scan of the whole table, or a fetch per delivery).
   it("reads the delivered records' numbers from an index alone", async () => {
     const client = await ctx.deps.pool.connect();
     try {
