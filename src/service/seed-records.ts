@@ -3,7 +3,11 @@ import { loadTaxonomyCatalog } from '../domain/taxonomy/catalog';
 import type { Opportunity } from '../domain/record';
 import { NO_PROGRESS, type Progress } from '../infra/progress';
 import { syncIncremental, type SyncResult } from '../search/sync';
-import { upsertOpportunities, type UpsertResult } from '../store/opportunity-repo';
+import {
+  settleOpportunities,
+  upsertOpportunities,
+  type UpsertResult,
+} from '../store/opportunity-repo';
 import type { AppDeps } from './context';
 
 export interface SeedReport {
@@ -53,6 +57,7 @@ export async function seedRecords(
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length) await flush();
+  if (store.inserted + store.updated > 0) await settleOpportunities(deps.pool);
   const stored = performance.now();
   const sync = await syncIncremental({ ...deps, progress });
   const done = performance.now();

@@ -85,6 +85,16 @@ export async function upsertOpportunities(
  * removed). The row stays as a tombstone: it carries the removal to the index and to the change
  * feed, where deleted_at is the tombstone's changed_at (contract §12).
  */
+/**
+ * Vacuums and analyses the records after a bulk write: the charge reads their numbers by index
+ * alone (migration 015), which needs the visibility map a vacuum sets, and Postgres may run
+ * without autovacuum (the service's retention step does it too, but only after its first
+ * interval). Outside any transaction, as VACUUM must be.
+ */
+export async function settleOpportunities(pool: Pool): Promise<void> {
+  await pool.query('VACUUM (ANALYZE) opportunities');
+}
+
 export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<string[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
