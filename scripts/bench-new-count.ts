@@ -4,11 +4,12 @@
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench1m npm run bench:new-count
 // BENCH_DELIVERIES (default 200000) records are marked delivered to a fresh account this period
 // before timing, then analyzed (BENCH_ANALYZE=0: not), each with its record's number as the charge
-// writes it (BENCH_LEGACY_ROWS=1: without, as rows written before migration 015); BENCH_RUNS (default 20) runs per figure
-// after 2 warm-up runs. Each figure also gives the API process's CPU per call (the API runs in
-// this process: the client's share is in it too), steadier than wall time on a busy machine. The
-// last figures send the period's exclusion straight to the engine both ways, by id and by record
-// number, back to back on the same index, with the engine's own `took`.
+// writes it (BENCH_LEGACY_ROWS=1: without, as rows written before migration 015); BENCH_RUNS
+// (default 20) runs per figure after 2 warm-up runs. Each figure also gives the API process's CPU
+// per call (the API runs in this process: the client's share is in it too), steadier than wall
+// time on a busy machine. The last figures send the period's exclusion straight to the engine
+// both ways, by id and by record number, back to back on the same index, with the engine's own
+// `took`.
 import { idChunks, excluding, recordNumbersClause } from '../src/search/exclusions';
 import { liveHasRecordNumbers } from '../src/search/index-definition';
 import { RoaringSet } from '../src/infra/roaring';

@@ -22,10 +22,11 @@ import { includedAvailable, PRICE_PER_OPPORTUNITY_MILLICENTS, type BillingModel 
  * scales with the deliveries, not with the records stored; a row written before that migration
  * takes its number from the record (one index probe, only for such a row: the fence, OFFSET 0,
  * keeps the planner from copying the lookup into both aggregates below). A delivered id with no
- * stored record comes back by id. The numbers come as one comma-joined text: at 200,000 deliveries far quicker to parse
- * than an array or a row set. The newest delivery time comes as text to the microsecond: a
- * JavaScript Date would round it to the millisecond, and the next read would take every delivery
- * of that millisecond again (a burst of deliveries written by one statement shares one time).
+ * stored record comes back by id. The numbers come as one comma-joined text: at 200,000
+ * deliveries far quicker to parse than an array or a row set. The newest delivery time comes as
+ * text to the microsecond: a JavaScript Date would round it to the millisecond, and the next read
+ * would take every delivery of that millisecond again (a burst of deliveries written by one
+ * statement shares one time).
  */
 function periodDeliveries(source: string): string {
   return `

@@ -80,7 +80,7 @@ it("a charge writes each delivery's record number: a list page and a detail", as
   for (const row of rows) expect(row.stored).toBe(row.record);
 });
 
-it('the first read takes the stored numbers without reading a record, and a row without one from its record', async () => {
+it('the first read takes stored numbers alone, and a row without one from its record', async () => {
   const reader = await newReader(ctx.deps);
   expect((await get(ctx.baseUrl, '/v1/opportunities?limit=9', { key: reader.key })).status).toBe(
     200,
