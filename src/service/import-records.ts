@@ -7,6 +7,7 @@ import { NO_PROGRESS, type Progress } from '../infra/progress';
 import { syncIncremental, type SyncResult } from '../search/sync';
 import {
   deleteOpportunities,
+  settleOpportunities,
   upsertOpportunities,
   type UpsertResult,
 } from '../store/opportunity-repo';
@@ -116,6 +117,7 @@ export async function importNdjson(
     if (batch.size >= BATCH) await flush();
   }
   await flush();
+  if (store.inserted + store.updated + store.deleted > 0) await settleOpportunities(deps.pool);
   const sync = options.sync === false ? null : await syncIncremental({ ...deps, progress });
   return { ok: rejectedCount === 0, lines, valid, rejected, store, sync };
 }

@@ -86,10 +86,10 @@ export async function upsertOpportunities(
  * feed, where deleted_at is the tombstone's changed_at (contract §12).
  */
 /**
- * Vacuums and analyses the records after a bulk write: the charge reads their numbers by index
- * alone (migration 015), which needs the visibility map a vacuum sets, and Postgres may run
- * without autovacuum (the service's retention step does it too, but only after its first
- * interval). Outside any transaction, as VACUUM must be.
+ * Vacuums and analyses the records after a bulk write (`seed`, `import`): the charge reads their
+ * numbers by index alone (migration 015), which needs the visibility map a vacuum sets, and
+ * Postgres may run without autovacuum (the service's retention step does it too, but only after
+ * its first interval). Outside any transaction, as VACUUM must be.
  */
 export async function settleOpportunities(pool: Pool): Promise<void> {
   await pool.query('VACUUM (ANALYZE) opportunities');

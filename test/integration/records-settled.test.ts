@@ -1,10 +1,15 @@
 import { PgMeter } from '../../src/billing/pg-meter';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { importNdjson } from '../../src/service/import-records';
 import { seedRecords } from '../../src/service/seed-records';
+import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 
 // A charge reads its records' numbers by index alone (migration 015), which needs the records'
-// visibility map; Postgres may run without autovacuum, so the seed and the retention step vacuum
-// the records themselves (store/opportunity-repo.ts settleOpportunities, ledger-sql.ts).
+// visibility map; Postgres may run without autovacuum, so seed, import and the retention step
+// vacuum the records themselves (store/opportunity-repo.ts settleOpportunities, ledger-sql.ts).
 
 let ctx: TestContext;
 
@@ -54,6 +59,14 @@ async function vacuumsPast(over: number): Promise<number> {
 it('a seed vacuums the records it stored', async () => {
   const before = await vacuumsPast(-1);
   await seedRecords(ctx.deps, 400, 11);
+  expect(await vacuumsPast(before)).toBeGreaterThan(before);
+});
+
+it('an import vacuums the records it stored', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'settled-')), 'records.ndjson');
+  writeFileSync(file, [makeRecord(), makeRecord()].map((r) => JSON.stringify(r)).join('\n'));
+  const before = await vacuumsPast(-1);
+  expect((await importNdjson(ctx.deps, file)).store.inserted).toBe(2);
   expect(await vacuumsPast(before)).toBeGreaterThan(before);
 });
 
