@@ -6,7 +6,8 @@
 //   git checkout BEFORE -- src && npm run build && mv dist dist-before && git checkout HEAD -- src
 //   npm run build
 //   DATABASE_URL=… OPENSEARCH_URL=… npx tsx scripts/bench/builds-ab.ts \
-//     [--rounds 3] [--requests 2000] [--connections 16] [--only list,mcp2025,mcp2026,mcpfields,mcpcount]
+//     [--rounds 3] [--requests 2000] [--connections 16]
+//     [--only list,mcp2025,mcp2026,mcpfields,count,mcpcount]
 //   rm -rf dist-before
 // (dist-before sits at the root, as dist does: the build finds migrations and mappings from there.)
 // The database is seeded as `npm run bench` seeds it (run that first once).
