@@ -51,3 +51,21 @@ it('the image installs no dev tool and runs no install script; Scarf analytics a
   const runtime = read('Dockerfile').split(/^FROM /m)[2] ?? '';
   expect(runtime).toMatch(/npm ci --omit=dev --ignore-scripts/);
 });
+
+// A checkout's install (docs/operations.md, Supply chain): every dependency the lock file says has
+// an install script is allowed or denied by name in package.json, and only esbuild is allowed.
+// npm 12 skips any script not allowed there, and npm 11 warns about each; a dependency that gains
+// a script fails this until someone decides.
+it('every install script of the lock file is decided in allowScripts; only esbuild runs', () => {
+  const pkg = JSON.parse(read('package.json')) as { allowScripts?: Record<string, boolean> };
+  const lock = JSON.parse(read('package-lock.json')) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  const withScripts = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.hasInstallScript)
+    .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  expect(withScripts).toContain('esbuild');
+  const decided = pkg.allowScripts ?? {};
+  expect(withScripts.filter((name) => !(name in decided))).toEqual([]);
+  expect(Object.keys(decided).filter((name) => decided[name] === true)).toEqual(['esbuild']);
+});
