@@ -81,11 +81,6 @@ export async function upsertOpportunities(
 }
 
 /**
- * Removes records from the canonical set and returns the ids it removed (stored, not already
- * removed). The row stays as a tombstone: it carries the removal to the index and to the change
- * feed, where deleted_at is the tombstone's changed_at (contract §12).
- */
-/**
  * Vacuums and analyses the records after a bulk write (`seed`, `import`): the charge reads their
  * numbers by index alone (migration 015), which needs the visibility map a vacuum sets, and
  * Postgres may run without autovacuum (the service's retention step does it too, but only after
@@ -95,6 +90,11 @@ export async function settleOpportunities(pool: Pool): Promise<void> {
   await pool.query('VACUUM (ANALYZE) opportunities');
 }
 
+/**
+ * Removes records from the canonical set and returns the ids it removed (stored, not already
+ * removed). The row stays as a tombstone: it carries the removal to the index and to the change
+ * feed, where deleted_at is the tombstone's changed_at (contract §12).
+ */
 export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<string[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
