@@ -1,9 +1,21 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
 import { PERIOD_DELIVERIES } from '../../src/billing/period-deliveries';
+import { createAccount } from '../../src/store/account-repo';
+import { createApiKey } from '../../src/store/api-key-repo';
+import { createPool, ensureDatabase } from '../../src/store/db';
+import { MIGRATIONS_DIR, migrate } from '../../src/store/migrate';
+import { upsertOpportunities } from '../../src/store/opportunity-repo';
+import { makeRecord } from '../support/fixtures';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { newReader } from '../support/factories';
 import { FIXTURE } from '../support/read-fixture';
 import { get } from '../support/read-http';
+import { adminDatabaseUrl } from '../support/template-database';
 
 // Each delivery keeps its record's number (migration 015), so the first read of an account's
 // period takes the numbers from the ledger alone; a row written before the migration (no number)
@@ -109,4 +121,81 @@ it('the first read takes stored numbers alone, and a row without one from its re
 it("the request pool's sessions run without JIT compilation", async () => {
   const { rows } = await ctx.deps.pool.query<{ jit: string }>('SHOW jit');
   expect(rows[0]?.jit).toBe('off');
+});
+
+// Migration 015 numbers the rows of periods still open, which the first read of a period takes;
+// an ended period's rows are never read that way and keep none, as does a delivered id with no
+// stored record. Here on a ledger written by the migrations before it.
+it('migration 015 numbers the deliveries of open periods, and leaves ended ones alone', async () => {
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/test_m015_${randomBytes(6).toString('hex')}`;
+  await ensureDatabase(url.toString());
+  const pool = createPool(url.toString(), 2);
+  const before = mkdtempSync(path.join(tmpdir(), 'migrations-014-'));
+  try {
+    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f < '015')) {
+      symlinkSync(path.join(MIGRATIONS_DIR, file), path.join(before, file));
+    }
+    await migrate(pool, before);
+
+    const [kept, ended] = [makeRecord(), makeRecord()];
+    await upsertOpportunities(pool, [kept, ended], 'test');
+    const account = await createAccount(pool, { plan: 'free' });
+    const { id: keyId } = await createApiKey(pool, { accountId: account.id });
+    const open = {
+      start: new Date(Date.now() - 86_400_000),
+      end: new Date(Date.now() + 86_400_000),
+    };
+    const closed = {
+      start: new Date('2026-01-01T00:00:00Z'),
+      end: new Date('2026-02-01T00:00:00Z'),
+    };
+    for (const [period, used] of [
+      [open, 2],
+      [closed, 1],
+    ] as const) {
+      await pool.query(
+        `INSERT INTO metering_usage (account_id, period_start, period_end, used, included_used)
+         VALUES ($1, $2, $3, $4, $4)`,
+        [account.id, period.start, period.end, used],
+      );
+    }
+    const gone = randomUUID();
+    for (const [period, id] of [
+      [open, kept.id],
+      [open, gone],
+      [closed, ended.id],
+    ] as const) {
+      await pool.query(
+        `INSERT INTO metering_deliveries
+           (account_id, period_start, opportunity_id, key_id, request_id, charge_millicents)
+         VALUES ($1, $2, $3, $4, 'before-015', 0)`,
+        [account.id, period.start, id, keyId],
+      );
+    }
+
+    expect((await migrate(pool)).applied).toContain('015_delivery_record_num.sql');
+    const { rows } = await pool.query<{ opportunity_id: string; record_num: number | null }>(
+      'SELECT opportunity_id, record_num FROM metering_deliveries WHERE account_id = $1',
+      [account.id],
+    );
+    const numbers = (
+      await pool.query<{ id: string; record_num: number }>(
+        'SELECT id, record_num FROM opportunities',
+      )
+    ).rows;
+    const numberOf = (id: string) => numbers.find((r) => r.id === id)?.record_num;
+    expect(Object.fromEntries(rows.map((r) => [r.opportunity_id, r.record_num]))).toEqual({
+      [kept.id]: numberOf(kept.id),
+      [gone]: null,
+      [ended.id]: null,
+    });
+    expect(numberOf(kept.id)).toEqual(expect.any(Number));
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+    await pool.end();
+    const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
+    await admin.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
+    await admin.end();
+  }
 });
