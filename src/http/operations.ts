@@ -129,7 +129,7 @@ export const OPERATIONS = {
       "The account's usage: the usage headers in one body. Free; spends no request id; counts against the rate limit.",
     responses: {
       '200': ok('Usage', AUTH_HEADERS),
-      ...errors(['401', '403', '429', '500', '503'], AUTH_HEADERS),
+      ...errors(['400', '401', '403', '429', '500', '503'], AUTH_HEADERS),
     },
   },
   getOccupationTaxonomy: {
@@ -141,8 +141,9 @@ export const OPERATIONS = {
     responses: {
       '200': ok('Taxonomy', { ETag: str, 'Cache-Control': str }),
       '304': { description: 'Not modified (If-None-Match matched the ETag).' },
-      // A malformed X-Request-ID is refused before any route (contract §17.1).
-      ...errors(['422', '500'], {}),
+      // A malformed X-Request-ID is refused before any route (contract §17.1); any query
+      // parameter is an unknown one (400).
+      ...errors(['400', '422', '500'], {}),
     },
   },
   previewOpportunities: {

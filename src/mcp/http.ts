@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/server';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
+import { checkOnlyNames } from '../domain/filters';
 import { callerOf } from '../adapter/caller';
 import type { Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
@@ -18,11 +19,13 @@ import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import {
   fromTransportRefusal,
+  methodNotFound,
   notJsonRpc,
   refuseBatch,
   speaksProtocolVersion,
   unsupportedContentType,
   unsupportedProtocolVersion,
+  versionProbeRefusal,
 } from './transport-refusals';
 import { admissionOf } from './admission';
 import { serveExchange } from './exchange';
@@ -105,10 +108,14 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
    * goes to the app's error handler: a documented status and the envelope (contract §20.4).
    */
   const body = (req: Request, res: Response, next: NextFunction): void => {
-    if (!isJsonContentType(req.get('content-type'))) return next(unsupportedContentType());
-    if (!speaksProtocolVersion(req.get('mcp-protocol-version'))) {
-      return next(unsupportedProtocolVersion());
+    // The endpoint takes no query parameters: one there is refused, so a key pasted into the URL
+    // (contract §21.2: never in the URL) is noticed, as on REST (contract §6.14).
+    try {
+      checkOnlyNames(Object.keys(req.query), []);
+    } catch (err) {
+      return next(err);
     }
+    if (!isJsonContentType(req.get('content-type'))) return next(unsupportedContentType());
     parseJson(req, res, (err?: unknown) => {
       if (err !== undefined) return next(err);
       // An empty body leaves nothing parsed: no JSON-RPC message.
@@ -116,6 +123,16 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       // contract §21.10: revisions since 2025-06-18 have no JSON-RPC batches; refusing them keeps one
       // message per POST, so each is admitted against the rate limit like a separate call.
       if (Array.isArray(req.body)) return next(refuseBatch());
+      const version = req.get('mcp-protocol-version');
+      if (!speaksProtocolVersion(version)) {
+        // contract §21.4.4: a negotiating client's probe learns which revisions to retry with.
+        const probe = versionProbeRefusal(req.body, version);
+        if (probe) {
+          res.status(400).json(probe);
+          return;
+        }
+        return next(unsupportedProtocolVersion());
+      }
       next();
     });
   };
@@ -196,7 +213,12 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     const request = new Request('http://mcp.local/mcp', { method: 'POST', headers });
     scopes.set(request, scope);
     const answer = await modern.fetch(request, { parsedBody: req.body });
-    if (answer.status >= 400) throw await refusalOf(answer);
+    if (answer.status >= 400) {
+      const text = await answer.text().catch(() => '');
+      const unknownMethod = methodNotFound(answer.status, text, req.body);
+      if (unknownMethod) return unknownMethod;
+      throw refusalOf(answer.status, text);
+    }
     const contentType = answer.headers.get('content-type') ?? undefined;
     if (!answer.body) return { status: answer.status, contentType };
     return { status: answer.status, contentType, text: await answer.text() };
@@ -217,8 +239,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
 type Reply = { status: number; contentType?: string; text?: string } | null;
 
 /** The ApiError for a refusal of the transport; what is not the caller's fault becomes a 500. */
-async function refusalOf(reply: globalThis.Response): Promise<unknown> {
-  const text = await reply.text().catch(() => '');
+function refusalOf(status: number, text: string): unknown {
   let error: { code?: unknown; data?: unknown; message?: unknown } | undefined;
   try {
     error = (JSON.parse(text) as { error?: typeof error }).error;
@@ -226,14 +247,14 @@ async function refusalOf(reply: globalThis.Response): Promise<unknown> {
     error = undefined;
   }
   const refusal = {
-    status: reply.status,
+    status,
     rpcCode: typeof error?.code === 'number' ? error.code : undefined,
     hasData: error?.data !== undefined,
     ...(typeof error?.message === 'string' ? { message: error.message } : {}),
   };
   return (
     fromTransportRefusal(refusal) ??
-    new Error(`mcp transport answered ${reply.status}: ${text.slice(0, 500)}`)
+    new Error(`mcp transport answered ${status}: ${text.slice(0, 500)}`)
   );
 }
 

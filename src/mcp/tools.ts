@@ -165,11 +165,14 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       ...schemas.get_occupation_taxonomy,
       annotations: { title: 'Occupation taxonomy', ...READ_ONLY },
       billable: false,
-      limitedByService: false,
-      // Like GET /v1/taxonomy/occupations (public, not metered): no quota, no rate limit.
-      run: async (_caller, args) => {
+      limitedByService: true,
+      // Like GET /v1/taxonomy/occupations: no quota. Unlike it, the call counts against the rate
+      // limit (contract §21.10), and a call over it is a tool error like every other tool's
+      // (contract §21.5), not an HTTP 429 for the whole POST.
+      run: async (caller, args) => {
         onlyArgs(args, []);
-        return { ok: true, body: taxonomy, headers: {} };
+        const admitted = await reads.admitProtocolMessage(caller, true);
+        return admitted.ok ? { ok: true, body: taxonomy, headers: admitted.headers } : admitted;
       },
     },
     {

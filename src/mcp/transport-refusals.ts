@@ -59,6 +59,75 @@ export const unsupportedProtocolVersion = () =>
     `Unsupported MCP-Protocol-Version; this server speaks ${SPOKEN_REVISIONS.join(', ')}.`,
   );
 
+/**
+ * A method the 2026-07-28 leg does not have: the SDK answers HTTP 404 with JSON-RPC's
+ * MethodNotFound (-32601), which a client of that revision reads as the answer to its request.
+ * Kept as JSON-RPC, as the 2025-era leg answers an unknown method (in a 200), with the SDK's words,
+ * except that `initialize`, which 2026-07-28 dropped, says what to send instead. Null for any
+ * other reply.
+ */
+export function methodNotFound(
+  status: number,
+  text: string,
+  body: unknown,
+): { status: number; contentType: string; text: string } | null {
+  if (status !== 404) return null;
+  let reply: { id?: unknown; error?: { code?: unknown; message?: unknown } };
+  try {
+    reply = JSON.parse(text) as typeof reply;
+  } catch {
+    return null;
+  }
+  if (reply.error?.code !== -32601) return null;
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  const message =
+    method === 'initialize'
+      ? '2026-07-28 has no initialize: send server/discover, or omit the revision to initialize.'
+      : said(typeof reply.error.message === 'string' ? reply.error.message : 'Method not found');
+  return {
+    status,
+    contentType: 'application/json',
+    text: JSON.stringify({
+      jsonrpc: '2.0',
+      id: reply.id ?? id ?? null,
+      error: { code: -32601, message },
+    }),
+  };
+}
+
+/** The JSON-RPC error code of MCP's UnsupportedProtocolVersion (2026-07-28). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * contract §21.4.4: the one refusal answered in JSON-RPC rather than with the envelope. A client
+ * that negotiates (the 2.x SDK's `auto` mode) probes with `server/discover` under the newest
+ * revision it knows; only an UnsupportedProtocolVersion error (-32022) listing the revisions spoken
+ * here lets it retry with the newest both speak. Given the envelope instead, it falls back to the
+ * 2025-era initialize, so a client newer than this server would never reach 2026-07-28. The HTTP
+ * status stays the transport specification's 400. Null for any other message: the envelope.
+ */
+export function versionProbeRefusal(
+  body: unknown,
+  requested: string | undefined,
+): { jsonrpc: '2.0'; id: string | number; error: object } | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  if (method !== 'server/discover') return null;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: `Unsupported MCP-Protocol-Version ${said(requested)}; this server speaks ${SPOKEN_REVISIONS.join(', ')}.`,
+      data: {
+        supported: [...SPOKEN_REVISIONS],
+        ...(requested === undefined ? {} : { requested: said(requested) }),
+      },
+    },
+  };
+}
+
 /** The revisions of contract §21.4, newest first. */
 export const SPOKEN_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
@@ -86,15 +155,6 @@ export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null
       return unsupportedContentType();
     case 413:
       return new ApiError('payload_too_large', 'The request body is too large.');
-    case 404:
-      // The 2026-07-28 leg answers a method that revision does not have (initialize) with 404.
-      if (refusal.rpcCode === -32601) {
-        return new ApiError(
-          'not_found',
-          'This MCP method does not exist in the protocol revision the request claims (2026-07-28 has no initialize: use server/discover, or omit the revision to initialize).',
-        );
-      }
-      return null;
     case 400:
       // -32000 on a stateless 2025-era POST is only the protocol version check; -32022 is the
       // 2026-07-28 leg's UnsupportedProtocolVersion (http.ts checks the header first; this is

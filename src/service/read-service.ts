@@ -17,6 +17,7 @@ import type { UsageEnvelope } from '../domain/usage-envelope';
 import { ApiError, badOpportunityId } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import {
+  checkOnlyNames,
   parseRestQuery,
   parseToolArgs,
   type Endpoint,
@@ -59,6 +60,9 @@ export interface Caller {
 export interface ResultBudget {
   maxBytes: number;
 }
+
+/** What GET /v1/opportunities/{id} takes besides its path (contract §7.6). */
+const DETAIL_PARAMETERS = ['fields'];
 
 /** Filters as they arrive: a REST query string or MCP tool arguments. */
 export type FilterInput =
@@ -299,6 +303,9 @@ export class ReadService {
       if (typeof id !== 'string' || !isUuid(id)) {
         throw badOpportunityId();
       }
+      // An unknown parameter spends the request id, as on a list (MCP's get_opportunity refuses an
+      // unknown argument before the service: tools.ts).
+      if (options?.from === 'rest') checkOnlyNames(Object.keys(options.query), DETAIL_PARAMETERS);
       const { fields } = options ? this.parse('list', options, caller).options : {};
       const found = await this.meter.deliverRecord(
         subject(caller),
@@ -329,8 +336,13 @@ export class ReadService {
    * contract §5.7: GET /v1/usage and get_usage. Free and spends no request id, but counts against
    * the rate limit; the body repeats the headers of the same response.
    */
-  async accountUsage(caller: Caller): Promise<Outcome<UsageEnvelope>> {
+  async accountUsage(
+    caller: Caller,
+    query: Readonly<Record<string, unknown>> = {},
+  ): Promise<Outcome<UsageEnvelope>> {
     const served = await this.serve<UsageSnapshot>(caller, false, async () => {
+      // No parameters (contract §5.7): a name in the query is an unknown one, after the rate limit.
+      checkOnlyNames(Object.keys(query), []);
       // Always the ledger itself, never the cache: this is the answer to "how much is left".
       const snapshot = await this.meter.snapshot(subject(caller));
       this.usage.remember(caller.auth.account.id, snapshot);

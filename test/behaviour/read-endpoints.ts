@@ -172,6 +172,28 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
     });
   });
 
+  // contract §5.6, §5.7: the taxonomy and usage take no parameters; one is an unknown one.
+  describe('endpoints without parameters', () => {
+    it.each([
+      ['/v1/usage?foo=1', 'foo'],
+      ['/v1/taxonomy/occupations?version=v2', 'version'],
+    ])('%s is 400 invalid_filter naming the parameter', async (path, name) => {
+      const res = await get(world.baseUrl, path, { key: world.reader.key });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_filter',
+        details: { parameter: name, reason: 'unknown_parameter' },
+      });
+    });
+
+    it('GET /v1/usage?x=1 still counts against the rate limit and carries its headers', async () => {
+      const res = await get(world.baseUrl, '/v1/usage?x=1', { key: world.reader.key });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('x-ratelimit-limit')).not.toBeNull();
+      expect(res.headers.get('x-service-opportunity-used')).not.toBeNull();
+    });
+  });
+
   describe('detail', () => {
     it('is { data: record, meta: { request_id } }, the record exactly as stored', async () => {
       const record = FIXTURE[0];
@@ -218,6 +240,23 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
         fresh: '0',
       });
     });
+
+    // contract §6.3, §6.14: the detail takes `fields` only; anything else is named, never ignored.
+    it.each(['api_key', 'feilds', 'level'])(
+      'an unknown parameter (%s) is 400 invalid_filter naming it, and delivers nothing',
+      async (name) => {
+        const fresh = await world.newReader();
+        const path = `/v1/opportunities/${FIXTURE[3]?.id}?${name}=${encodeURIComponent(fresh.key)}`;
+        const res = await get(world.baseUrl, path, { key: fresh.key });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatchObject({
+          code: 'invalid_filter',
+          details: { parameter: name, reason: 'unknown_parameter' },
+        });
+        expect(JSON.stringify(res.body)).not.toContain(fresh.key);
+        expect(usage(res)).toEqual({ used: '0', fresh: '0' });
+      },
+    );
 
     it('a removed record is 404 opportunity_not_found', async () => {
       const gone = FIXTURE[FIXTURE.length - 1];

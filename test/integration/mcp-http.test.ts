@@ -272,7 +272,9 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       await expectEnvelope(res, 422, 'validation_error', 'body');
     });
 
-    it('initialize, which 2026-07-28 does not have → 404 with the envelope (not a 500)', async () => {
+    // The SDK's answer for that revision (404, JSON-RPC MethodNotFound), never a 500 or the
+    // envelope: a client of that revision reads it as the answer to its request.
+    it('initialize, which 2026-07-28 does not have → 404 MethodNotFound saying what to send', async () => {
       const res = await post(
         modern('initialize', {
           protocolVersion: '2026-07-28',
@@ -281,7 +283,49 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
         }),
         { 'X-API-Key': await newKey(), ...V, 'Mcp-Method': 'initialize' },
       );
-      await expectEnvelope(res, 404, 'not_found');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32601, message: expect.stringContaining('server/discover') as string },
+      });
+    });
+
+    it('an unknown method → 404 MethodNotFound that does not talk of initialize', async () => {
+      const res = await post(modern('no/such'), {
+        'X-API-Key': await newKey(),
+        ...V,
+        'Mcp-Method': 'no/such',
+      });
+      expect(res.status).toBe(404);
+      const reply = (await res.json()) as { id: number; error: { code: number; message: string } };
+      expect(reply).toMatchObject({ id: 1, error: { code: -32601 } });
+      expect(reply.error.message).not.toContain('initialize');
+    });
+
+    // contract §21.4.4: how a client newer than the server opens.
+    it('a server/discover probe under a revision it does not speak → 400 UnsupportedProtocolVersion listing the spoken ones', async () => {
+      const probe = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'server/discover',
+        params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+      });
+      const res = await post(probe, {
+        'X-API-Key': await newKey(),
+        'MCP-Protocol-Version': '2099-01-01',
+        'Mcp-Method': 'server/discover',
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0',
+        id: 9,
+        error: {
+          code: -32022,
+          message: expect.stringContaining('2099-01-01') as string,
+          data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18'], requested: '2099-01-01' },
+        },
+      });
     });
 
     it('server/discover lists the revisions and the same capabilities', async () => {
@@ -297,6 +341,20 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       expect(reply.result.supportedVersions).toContain('2026-07-28');
       expect(Object.keys(reply.result.capabilities).sort()).toEqual(['resources', 'tools']);
     });
+  });
+
+  // contract §6.14, §21.2: never in the URL. Any query parameter is refused, a key pasted there
+  // included, even beside a good key in the header.
+  it.each(['api_key', 'key', 'foo'])('/mcp?%s=… → 400 invalid_filter naming it', async (name) => {
+    const key = await newKey();
+    const res = await fetch(`${baseUrl}/mcp?${name}=${key}`, {
+      method: 'POST',
+      headers: { ...JSON_RPC, 'X-API-Key': key },
+      body: ping,
+    });
+    const text = await res.clone().text();
+    await expectEnvelope(res, 400, 'invalid_filter', name);
+    expect(text).not.toContain(key);
   });
 
   it('a body past 1 MB → 413 payload_too_large', async () => {
@@ -521,7 +579,7 @@ describe('one rate limit across REST and MCP', () => {
     ['resources/read', 'resources/read', { uri: 'taxonomy://occupations' }],
     ['get_occupation_taxonomy', 'tools/call', { name: 'get_occupation_taxonomy', arguments: {} }],
     ['get_usage', 'tools/call', { name: 'get_usage', arguments: {} }],
-  ])('%s: the third in a second of a 2 rps account is refused', async (label, method, params) => {
+  ])('%s: the third in a second of a 2 rps account is refused', async (_label, method, params) => {
     const key = await newKey({ plan: 'free' });
     const message = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
     const statuses: number[] = [];
@@ -533,8 +591,8 @@ describe('one rate limit across REST and MCP', () => {
     expect(statuses.slice(0, 2)).toEqual([200, 200]);
     expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const body = (await last?.json()) as object;
-    if (label === 'get_usage') {
-      // A tool the ReadService limits answers its 429 as a tool result (contract §21.5).
+    if (method === 'tools/call') {
+      // A tool call over the limit is a tool result (contract §21.7), whichever tool it is.
       expect(statuses[2]).toBe(200);
       expect(body).toMatchObject({
         result: { isError: true, structuredContent: { error: { code: 'rate_limit_exceeded' } } },

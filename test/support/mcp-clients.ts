@@ -9,7 +9,8 @@ import { V1_VALIDATOR } from './sdk-client';
 import { sharedValidator } from './shared-validator';
 
 // The MCP client matrix of contract §21.4: /mcp driven by the 1.x SDK client, the 2.x
-// client pinned to each protocol revision, and the 2.x client negotiating (auto). The same tests
+// client pinned to each protocol revision, and the 2.x client negotiating (auto), as of today and
+// as a client newer than the server. The same tests
 // run through each; `revision` is what the connection must end up speaking.
 
 export interface McpClientKind {
@@ -100,4 +101,10 @@ export const MCP_CLIENTS: readonly McpClientKind[] = [
     versionNegotiation: { mode: { pin: '2026-07-28' } },
   }),
   v2('2.x client negotiating (auto)', '2026-07-28', { versionNegotiation: { mode: 'auto' } }),
+  // A client newer than the server: its probe under 2027-01-01 is refused with the revisions
+  // spoken here, and it retries with the newest both speak (contract §21.4.4).
+  v2('2.x client of a newer revision negotiating (auto)', '2026-07-28', {
+    versionNegotiation: { mode: 'auto' },
+    supportedProtocolVersions: ['2027-01-01', '2026-07-28', '2025-11-25'],
+  }),
 ];

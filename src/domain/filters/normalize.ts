@@ -72,6 +72,16 @@ export function checkNames(
 }
 
 /**
+ * For the endpoints without a filter catalog (detail, usage, the taxonomy, /mcp): every name but
+ * `allowed` is unknown, refused like an unknown filter (contract §6.3), so a typo such as
+ * `feilds`, or a key pasted into the URL (contract §6.14), is named instead of ignored.
+ */
+export function checkOnlyNames(names: readonly string[], allowed: readonly string[]): void {
+  const unknown = names.find((name) => !allowed.includes(name));
+  if (unknown !== undefined) throw unknownParameter(unknown);
+}
+
+/**
  * Whether `text` has more than `max` characters counted as code points, as JSON Schema's
  * maxLength counts them (the OpenAPI document declares it), not UTF-16 units: an emoji is one.
  */

@@ -44,11 +44,11 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
     sendOutcome(res, await reads.changes(caller(req), req.query));
   });
   mountOperation(router, 'getOpportunity', requireKey, async (req, res) => {
-    // contract §7.6: `fields` shapes the record; the detail reads no other parameter.
+    // contract §7.6: `fields` shapes the record; the service refuses any other parameter.
     const options =
-      req.query.fields === undefined
+      Object.keys(req.query).length === 0
         ? undefined
-        : ({ from: 'rest', query: { fields: req.query.fields } } as const);
+        : ({ from: 'rest', query: req.query } as const);
     sendOutcome(res, await reads.detail(caller(req), req.params.opportunity_id, options));
   });
   router.use(

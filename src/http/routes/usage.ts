@@ -17,7 +17,7 @@ export function usageRoutes(deps: Settings, auth: Authenticator, reads: ReadServ
     'getUsage',
     auth.requireApiKey({ allowBearer: false }),
     async (req, res) => {
-      sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env)));
+      sendOutcome(res, await reads.accountUsage(callerOf(req, authOf(req), deps.env), req.query));
     },
   );
   return router;
