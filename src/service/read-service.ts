@@ -3,6 +3,7 @@ import {
   type BillingSubject,
   type DeliveryOutcome,
   type Metering,
+  type PageDelivery,
 } from '../billing/metering';
 import { UsageCache } from '../billing/usage-cache';
 import {
@@ -37,7 +38,7 @@ import { countEnvelope } from './count-json';
 import { ParsedRequests } from './parsed-requests';
 import { UsageReads } from './usage-reads';
 import { listRepresentationTag } from './list-json';
-import { searchPage } from './opportunity-search';
+import { searchPage, type Page } from './opportunity-search';
 import { servedPage } from './served-page';
 import { pageWithinBytes, type EnvelopeOf } from './result-budget';
 import { projection, sparseRecord } from '../domain/sparse-fields';
@@ -59,6 +60,19 @@ export interface Caller {
 /** contract §21.11: the byte budget of one tool result's text block (MCP_MAX_RESULT_BYTES). */
 export interface ResultBudget {
   maxBytes: number;
+}
+
+/** How often an unseen_only page is searched when parallel pages keep taking its records. */
+const UNSEEN_ATTEMPTS = 3;
+
+/**
+ * Whether an unseen_only page came back empty though it found records: every one it considered
+ * was not new any more, because a parallel page of the account delivered it first. Only then is
+ * the search repeated: a page that served some records has delivered and charged them, so it is
+ * answered as it is (shorter, its cursor resuming after them, contract §11.2).
+ */
+function lostToParallelPage(delivery: PageDelivery): boolean {
+  return delivery.servedIds.length === 0 && delivery.consumed > 0;
 }
 
 /** What GET /v1/opportunities/{id} takes besides its path (contract §7.6). */
@@ -158,35 +172,46 @@ export class ReadService {
           caller.requestId,
           request.appliedFilters,
         );
-      const found = await this.expensive.run(accountId, request, window, async () => {
-        // contract §11.1: unseen_only leaves out what the account already received this period.
-        const exclude =
-          request.filter.unseen_only === true
+      const unseenOnly = request.filter.unseen_only === true;
+      let outcome: PageDelivery;
+      let page: Page;
+      let body: ListEnvelope;
+      let served: Awaited<ReturnType<typeof servedPage>>;
+      for (let attempt = 1; ; attempt++) {
+        const found = await this.expensive.run(accountId, request, window, async () => {
+          // contract §11.1: unseen_only leaves out what the account already received this period.
+          const exclude = unseenOnly
             ? (await this.meter.periodDeliveries(subject(caller))).delivered
             : undefined;
-        return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
-      });
-      // contract §21.11: cut to the result budget before metering, so what is left out is never
-      // delivered or charged.
-      const page = budget
-        ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
-        : found;
-      const body = envelopeOf(page);
-      const notModified = revalidation
-        ? await this.unchangedRepeats(caller, body, page.records, revalidation)
-        : null;
-      if (notModified) return notModified;
-      const outcome = this.delivered(
-        caller,
-        await this.meter.deliver(
-          subject(caller),
-          ticket,
-          page.records.map((r) => r.id),
-          { maxNew: request.options.maxNew, newOnly: request.filter.unseen_only === true },
-        ),
-      );
-      // max_new and unseen_only may cut the page under the account lock (contract §11).
-      const served = await servedPage(this.deps.cursor, page, outcome, accountId);
+          return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
+        });
+        // contract §21.11: cut to the result budget before metering, so what is left out is never
+        // delivered or charged.
+        page = budget
+          ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
+          : found;
+        body = envelopeOf(page);
+        const notModified = revalidation
+          ? await this.unchangedRepeats(caller, body, page.records, revalidation)
+          : null;
+        if (notModified) return notModified;
+        outcome = this.delivered(
+          caller,
+          await this.meter.deliver(
+            subject(caller),
+            ticket,
+            page.records.map((r) => r.id),
+            { maxNew: request.options.maxNew, newOnly: unseenOnly },
+          ),
+        );
+        // max_new and unseen_only may cut the page under the account lock (contract §11).
+        served = await servedPage(this.deps.cursor, page, outcome, accountId);
+        if (!unseenOnly || !lostToParallelPage(outcome) || attempt === UNSEEN_ATTEMPTS) break;
+        // contract §16.4: contention is resolved by waiting, not by an empty page. Parallel pages
+        // of the account delivered these records first; search again from the same position, now
+        // without them. The request id was spent by the first delivery, which delivered and
+        // charged nothing.
+      }
       const servedBody = served === page ? body : envelopeOf(served);
       return {
         body: servedBody,

@@ -177,6 +177,27 @@ describe('unseen_only=true', () => {
     expect((await count(reader, {})).body.new_count).toBe(0);
   });
 
+  // contract §16.4: contention is resolved by waiting. Two parallel pages of one account (the most
+  // in flight, §19.8) find the same unseen records; the one that loses all of them to the other
+  // searches again instead of coming back empty (as it did 7 times in 8).
+  it('two parallel pages of one account each come back full, none sharing a record', async () => {
+    const all = expected({}).length;
+    for (let round = 0; round < 4; round++) {
+      const reader = await newReader(ctx.deps);
+      const pages = await Promise.all(
+        Array.from({ length: 2 }, () => list(reader, { unseen_only: 'true', limit: '3' })),
+      );
+      const ids = pages.flatMap((page) => {
+        expect(page.status).toBe(200);
+        expect(page.body.pagination.returned).toBe(3);
+        return idsOf(page.body.data);
+      });
+      expect(new Set(ids).size).toBe(6);
+      expect(pages.map(newHeader)).toEqual([3, 3]);
+      expect((await count(reader, {})).body.new_count).toBe(all - 6);
+    }
+  });
+
   it('binds the cursor: a cursor of unseen_only is not valid without it', async () => {
     const reader = await newReader(ctx.deps);
     const first = await list(reader, { unseen_only: 'true', limit: '3' });
