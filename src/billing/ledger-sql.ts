@@ -29,6 +29,29 @@ export const ACCOUNTS_WITH_USAGE = `${WITH_USAGE}
    WHERE a.id = ANY ($1::uuid[])`;
 
 /**
+ * ACCOUNTS_WITH_USAGE as keys see it, in the same round trip: for each pair of $1 (accounts) and
+ * $3 (keys, in step; null: the account alone), the account with its usage, and the key's own
+ * allowance (contract §15.4) with its latest included use at or before $2 (the caller keeps it only
+ * when it is this period's, as the account's). A key that is not the account's reads as none.
+ */
+export const ACCOUNT_KEYS_WITH_USAGE = `
+  SELECT ${ACCOUNT_COLUMNS},
+         u.period_start AS usage_period_start, u.used, u.included_used, u.payg_used,
+         s.key_id::text AS key_id, k.allowance AS key_allowance,
+         ku.period_start AS key_usage_period_start, ku.included_used AS key_included_used
+    FROM unnest($1::uuid[], $3::uuid[]) AS s(account_id, key_id)
+    JOIN accounts a ON a.id = s.account_id
+    LEFT JOIN LATERAL (
+      SELECT period_start, used, included_used, payg_used FROM metering_usage
+       WHERE account_id = a.id AND period_start <= $2::timestamptz
+       ORDER BY period_start DESC LIMIT 1) u ON true
+    LEFT JOIN api_keys k ON k.id = s.key_id AND k.account_id = a.id
+    LEFT JOIN LATERAL (
+      SELECT period_start, included_used FROM metering_key_usage
+       WHERE key_id = k.id AND k.allowance IS NOT NULL AND period_start <= $2::timestamptz
+       ORDER BY period_start DESC LIMIT 1) ku ON true`;
+
+/**
  * A delivery's read, without a lock (pg-meter.ts readPage): the key's allowance, this period's
  * usage and, in page order, which of the ids are new this period. Only a guess for the ids that are
  * new: meter_charge decides again, under the primary key, which it records.
@@ -99,7 +122,9 @@ export const READ_PAGE_HOLDING = readPage(BILLING_FINGERPRINT);
  * (in id order; null for a call whose id is spent already) and reads the account with its usage of
  * the period starting at $2 (the held state's; the caller checks it against the account). Nothing
  * about the pages is read: every id on them was delivered this period, and a delivery is never
- * taken back within it. `spent_ids`: the ids that were fresh. Committed asynchronously, as
+ * taken back within it. `spent_ids`: the ids that were fresh. `key_allowances` and
+ * `key_included_used`: each call's key ($4, in the calls' order) with its own allowance and its
+ * included use of the period (contract §15.4), for the headers. Committed asynchronously, as
  * READ_PAGE. $1 account.
  */
 export const KNOWN_PAGES = `
@@ -113,7 +138,16 @@ export const KNOWN_PAGES = `
     ON CONFLICT (account_id, request_id) DO NOTHING
     RETURNING request_id)
   SELECT ${ACCOUNT_COLUMNS}, u.used, u.included_used, u.payg_used,
-         ARRAY(SELECT request_id FROM spend) AS spent_ids
+         ARRAY(SELECT request_id FROM spend) AS spent_ids,
+         ARRAY(SELECT k.allowance
+                 FROM unnest($4::uuid[]) WITH ORDINALITY AS c(key_id, n)
+                 LEFT JOIN api_keys k ON k.id = c.key_id AND k.account_id = $1::uuid
+                ORDER BY c.n) AS key_allowances,
+         ARRAY(SELECT ku.included_used
+                 FROM unnest($4::uuid[]) WITH ORDINALITY AS c(key_id, n)
+                 LEFT JOIN metering_key_usage ku
+                   ON ku.key_id = c.key_id AND ku.period_start = $2::timestamptz
+                ORDER BY c.n) AS key_included_used
     FROM accounts a
     LEFT JOIN metering_usage u ON u.account_id = a.id AND u.period_start = $2::timestamptz
    WHERE a.id = $1`;
@@ -191,6 +225,19 @@ const DELIVER_COLUMNS = `outcome, new_ids::text[] AS new_ids, included, payg, ch
          used, included_used, payg_used, balance::text AS balance, included_available`;
 
 /**
+ * The call's key's own allowance and its included use of the period (contract §15.4), for the
+ * headers: two probes of primary keys in the statement that charges, not a round trip. Read in
+ * the statement's snapshot, so before its own charge: after a charge the caller takes what is left
+ * from meter_charge's included_available instead (pg-meter.ts keyView).
+ */
+function keyColumns(key: string, periodStart: string): string {
+  return `,
+         (SELECT k.allowance FROM api_keys k WHERE k.id = ${key}) AS key_allowance,
+         (SELECT ku.included_used FROM metering_key_usage ku
+           WHERE ku.key_id = ${key} AND ku.period_start = ${periodStart}) AS key_included_used`;
+}
+
+/**
  * A page without cut rules in ONE round trip, as one autocommitted prepared statement (migration
  * 011 holds meter_deliver: the fingerprint check, the spend, then meter_charge). $1 account, $2 key,
  * $3 the billing state's fingerprint as READ_PAGE_HOLDING read it, $4 period start, $5 period end, $6 ALL
@@ -218,7 +265,7 @@ export const DELIVER_RECORD = `WITH found AS MATERIALIZED (${liveRecordQuery('$6
  * ids in page order joined by commas (a uuid holds none), $7 each call's request id, $8 whether to
  * spend it, $9 to $12 as DELIVER. A row per call, in the calls' order (`n`).
  */
-export const DELIVER_MANY = `SELECT ${DELIVER_COLUMNS}
+export const DELIVER_MANY = `SELECT ${DELIVER_COLUMNS}${keyColumns('($5::uuid[])[n]', '$3::timestamptz')}
     FROM ${deliverManyOf('$6::text[]')} ORDER BY n`;
 
 /**
@@ -230,7 +277,7 @@ export const DELIVER_RECORD_MANY = `WITH found AS MATERIALIZED (
     SELECT p.n, f.id, f.record
       FROM unnest($6::uuid[]) WITH ORDINALITY AS p(item, n)
       LEFT JOIN LATERAL (${liveRecordQuery('p.item')}) f ON true)
-  SELECT ${DELIVER_COLUMNS}, found.record
+  SELECT ${DELIVER_COLUMNS}${keyColumns('($5::uuid[])[n]', '$3::timestamptz')}, found.record
     FROM ${deliverManyOf("ARRAY(SELECT coalesce(f.id::text, '') FROM found f ORDER BY f.n)")}
     JOIN found USING (n)
    ORDER BY n`;
@@ -242,7 +289,7 @@ function deliverManyOf(ids: string): string {
 }
 
 function deliverOf(ids: string, extra = ''): string {
-  return `SELECT ${DELIVER_COLUMNS}${extra}
+  return `SELECT ${DELIVER_COLUMNS}${keyColumns('$2::uuid', '$4::timestamptz')}${extra}
     FROM meter_deliver($1::uuid, $2::uuid, $3::text, $4::timestamptz, $5::timestamptz, ${ids},
                        $7::text, $8::boolean, $9::int, $10::text, $11::int, $12::int)`;
 }
@@ -277,7 +324,22 @@ export interface UsageAndNewRow extends UsageColumns {
 export type ReadPageRow = AccountRow &
   UsageAndNewRow & { spent: number; billing_fingerprint?: string };
 
-export type KnownPagesRow = AccountRow & UsageColumns & { spent_ids: string[] };
+export type KnownPagesRow = AccountRow &
+  UsageColumns & {
+    spent_ids: string[];
+    key_allowances: (number | null)[];
+    key_included_used: (number | null)[];
+  };
+
+/** ACCOUNT_KEYS_WITH_USAGE's row. */
+export type AccountKeyUsageRow = AccountRow &
+  UsageColumns & {
+    usage_period_start: Date | null;
+    key_id: string | null;
+    key_allowance: number | null;
+    key_usage_period_start: Date | null;
+    key_included_used: number | null;
+  };
 
 export interface ChargeRow extends UsageColumns {
   outcome:
@@ -300,6 +362,9 @@ export interface ChargeRow extends UsageColumns {
 
 /** DELIVER's row, and DELIVER_RECORD's with the record it read (null: none). */
 export interface DeliverRow extends ChargeRow {
+  /** The call's key's own allowance and included use, before the charge (keyColumns). */
+  key_allowance?: number | null;
+  key_included_used?: number | null;
   record?: Opportunity | null;
 }
 

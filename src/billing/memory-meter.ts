@@ -17,7 +17,15 @@ import { cutPage, type PageRules } from './page-budget';
 import { periodOf } from './period';
 
 import { accountAllowance, includedAvailable } from './plans';
-import { buildSnapshot, NO_USAGE, type PeriodUsage, type UsageSnapshot } from './snapshot';
+import {
+  buildSnapshot,
+  NO_USAGE,
+  usageKey,
+  type KeyUsage,
+  type PeriodUsage,
+  type UsageSnapshot,
+  type UsageSubject,
+} from './snapshot';
 import type { MemoryAccounts } from '../store/memory-accounts';
 
 /** One account's ledger for one period: who got what, and how it was paid. */
@@ -82,8 +90,9 @@ export class MemoryMeter implements Metering {
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
     const fresh = new Set(opportunityIds.filter((id) => !ledger.delivered.has(id)));
     const cut = cutPage(opportunityIds, fresh, rules);
-    const snapshot = () => buildSnapshot(billing, period, ledger.usage);
-    if (cut.newIds.length === 0) return noDelivery(snapshot(), cut);
+    const keyUsage = () => keyUsageOf(ledger, key.id, key.allowance);
+    if (cut.newIds.length === 0)
+      return noDelivery(buildSnapshot(billing, period, ledger.usage, keyUsage()), cut);
 
     // Throws 402 before anything below is written (contract §16.4).
     const allocation = allocate({
@@ -114,7 +123,12 @@ export class MemoryMeter implements Metering {
       includedNewCount: allocation.included,
       paygNewCount: allocation.payg,
       chargeMillicents: allocation.chargeMillicents,
-      usage: buildSnapshot({ ...billing, balanceMillicents: balance }, period, ledger.usage),
+      usage: buildSnapshot(
+        { ...billing, balanceMillicents: balance },
+        period,
+        ledger.usage,
+        keyUsage(),
+      ),
       servedIds: cut.served,
       consumed: cut.consumed,
     };
@@ -135,15 +149,23 @@ export class MemoryMeter implements Metering {
     };
   }
 
-  async snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
+  async snapshot(subject: UsageSubject): Promise<UsageSnapshot> {
     const { billing, period, ledger } = this.current(subject.accountId);
-    return buildSnapshot(billing, period, ledger.usage);
+    // A key of another account (or none any more) is read as the account, as Postgres does.
+    const key = subject.keyId === undefined ? undefined : this.accounts.key(subject.keyId);
+    const own = key?.account_id === subject.accountId ? key : undefined;
+    const keyUsage = own ? keyUsageOf(ledger, own.id, own.allowance) : null;
+    return buildSnapshot(billing, period, ledger.usage, keyUsage);
   }
 
-  async snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>> {
+  async snapshots(
+    subjects: readonly (string | UsageSubject)[],
+  ): Promise<ReadonlyMap<string, UsageSnapshot>> {
     const found = new Map<string, UsageSnapshot>();
-    for (const accountId of accountIds) {
-      if (this.accounts.has(accountId)) found.set(accountId, await this.snapshot({ accountId }));
+    for (const who of subjects) {
+      const subject = typeof who === 'string' ? { accountId: who } : who;
+      if (this.accounts.has(subject.accountId))
+        found.set(usageKey(who), await this.snapshot(subject));
     }
     return found;
   }
@@ -170,6 +192,13 @@ export class MemoryMeter implements Metering {
     return { billing, period, ledger };
   }
 }
+
+/** A key's own allowance and what its ledger gave it included this period. */
+const keyUsageOf = (ledger: PeriodLedger, keyId: string, allowance: number | null): KeyUsage => ({
+  keyId,
+  allowance,
+  includedUsed: ledger.keyIncluded.get(keyId) ?? 0,
+});
 
 const ledgerKey = (accountId: string, periodStart: Date) =>
   `${accountId}|${periodStart.toISOString()}`;

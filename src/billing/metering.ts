@@ -3,7 +3,7 @@ import type { PageRules } from './page-budget';
 import type { BillingModel } from '../domain/account';
 import type { DeliveredRecords } from '../domain/delivered-records';
 import type { Opportunity } from '../domain/record';
-import type { UsageSnapshot } from './snapshot';
+import type { UsageSnapshot, UsageSubject } from './snapshot';
 
 // The metering capability (contract §16, §17) as the read service uses it: its interface and every
 // type it speaks. Two implementations: PgMeter (billing/pg-meter.ts) over the Postgres ledger
@@ -83,10 +83,18 @@ export interface Metering {
   ): Promise<RecordDelivery | null>;
   /** The current period's delivered ids and remaining included allowance (contract §10.3, §11.1). */
   periodDeliveries(subject: BillingSubject): Promise<PeriodDeliveries>;
-  /** Usage for responses that deliver nothing (counts, errors after authentication). */
-  snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot>;
-  /** snapshot() of several accounts in one read; an unknown account is absent from the map. */
-  snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>>;
+  /**
+   * Usage for responses that deliver nothing (counts, errors after authentication); with a key, as
+   * that key sees it (its own allowance, contract §15.4), read in the same round trip.
+   */
+  snapshot(subject: UsageSubject): Promise<UsageSnapshot>;
+  /**
+   * snapshot() of several accounts (a bare id) or keys in one read, by snapshot.usageKey; an
+   * unknown account is absent from the map.
+   */
+  snapshots(
+    subjects: readonly (string | UsageSubject)[],
+  ): Promise<ReadonlyMap<string, UsageSnapshot>>;
   /** Whether every id was already delivered to the account in the period starting at periodStart. */
   allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean>;
 }

@@ -8,6 +8,7 @@ import { allDelivered } from './delivered';
 import { DeliveredCache } from './delivered-cache';
 import { KnownDelivered } from './known-delivered';
 import {
+  ACCOUNT_KEYS_WITH_USAGE,
   ACCOUNT_WITH_USAGE,
   ACCOUNTS_WITH_USAGE,
   CHARGE,
@@ -31,6 +32,7 @@ import {
   toAccountBilling,
   toSafeInteger,
   toUsage,
+  type AccountKeyUsageRow,
   type AccountRow,
   type ChargeRow,
   type DeliverRow,
@@ -62,9 +64,12 @@ import { runBatch, statement, type Statement } from './sql-batch';
 import {
   NO_USAGE,
   buildSnapshot,
+  usageKey,
   type AccountBilling,
+  type KeyUsage,
   type PeriodUsage,
   type UsageSnapshot,
+  type UsageSubject,
 } from './snapshot';
 import { Lru } from '../infra/lru';
 
@@ -121,6 +126,8 @@ interface OneTrip {
 /** A page this process knows delivered: its account, held period and request id (null: spent). */
 interface KnownPage {
   accountId: string;
+  /** Whose headers: the key's own allowance is read with the account (contract §15.4). */
+  keyId: string;
   periodStart: Date;
   requestId: string | null;
 }
@@ -129,6 +136,7 @@ interface KnownPage {
 interface KnownRead {
   account: AccountBilling;
   usage: PeriodUsage;
+  key: KeyUsage;
   fresh: boolean;
 }
 
@@ -147,6 +155,8 @@ interface PageRead {
   account: AccountBilling;
   period: Period;
   usage: ReturnType<typeof toUsage>;
+  /** The key's own allowance and included use of the period, for the headers (contract §15.4). */
+  key: KeyUsage;
   newIds: string[];
 }
 
@@ -370,7 +380,7 @@ export class PgMeter implements Metering {
     const cut = cutPage(opportunityIds, fresh, rules);
     const result =
       cut.newIds.length === 0
-        ? noDelivery(buildSnapshot(read.account, read.period, read.usage), cut)
+        ? noDelivery(buildSnapshot(read.account, read.period, read.usage, read.key), cut)
         : await this.charge(subject, ticket, read, cut, rules);
     // After the commit: only what was recorded and charged is counted.
     metrics.delivered(result);
@@ -395,6 +405,7 @@ export class PgMeter implements Metering {
     const read = await failClosed(() =>
       this.knownPages.run(`${accountId} ${held.period.start.getTime()}`, {
         accountId,
+        keyId: subject.keyId,
         periodStart: held.period.start,
         requestId: ticket.spent ? null : ticket.id,
       }),
@@ -407,7 +418,7 @@ export class PgMeter implements Metering {
       this.billingStates.delete(accountId);
       return null;
     }
-    const usage = buildSnapshot(account, period, read.usage);
+    const usage = buildSnapshot(account, period, read.usage, read.key);
     return noDelivery(usage, cutPage(pageIds, new Set(), rules));
   }
 
@@ -424,6 +435,7 @@ export class PgMeter implements Metering {
         first.accountId,
         first.periodStart,
         calls.map((c) => c.requestId),
+        calls.map((c) => c.keyId),
       ]),
     );
     const row = rows[0];
@@ -432,9 +444,14 @@ export class PgMeter implements Metering {
     const account = toAccountBilling(row);
     const usage = toUsage(row);
     const unclaimed = new Set(row.spent_ids);
-    return calls.map((c) => ({
+    return calls.map((c, i) => ({
       account,
       usage,
+      key: {
+        keyId: c.keyId,
+        allowance: row.key_allowances[i] ?? null,
+        includedUsed: row.key_included_used[i] ?? 0,
+      },
       fresh: c.requestId !== null && unclaimed.delete(c.requestId),
     }));
   }
@@ -504,7 +521,12 @@ export class PgMeter implements Metering {
           ).rows[0];
     if (!state?.key_found)
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
-    return { account, period, usage: toUsage(state), newIds: state.new_ids };
+    const key = {
+      keyId: subject.keyId,
+      allowance: state.key_allowance,
+      includedUsed: state.key_included_used ?? 0,
+    };
+    return { account, period, usage: toUsage(state), key, newIds: state.new_ids };
   }
 
   /**
@@ -553,7 +575,7 @@ export class PgMeter implements Metering {
       return results;
     });
     const row = charge.rows[0] as ChargeRow | undefined;
-    const charged = chargedPage(subject, account, period, row);
+    const charged = chargedPage(subject, account, period, row, read.key);
     // Committed and durable: each candidate was recorded, by this page or a concurrent one.
     this.known.add(subject.accountId, period.start, cut.newIds);
     // An id found new by the read but recorded meanwhile by a concurrent page of the account is a
@@ -617,7 +639,11 @@ export class PgMeter implements Metering {
     if (spend) this.settle(ticket, row?.outcome !== 'duplicate_request_id');
     // Durable before the page (or its 402) goes out, in the flush shared with the other charges.
     if (row && FLUSHED_OUTCOMES.has(row.outcome)) await failClosed(() => this.durable.after());
-    const charged = chargedPage(subject, account, period, row);
+    const charged = chargedPage(subject, account, period, row, {
+      keyId: subject.keyId,
+      allowance: row?.key_allowance ?? null,
+      includedUsed: row?.key_included_used ?? 0,
+    });
     // A detail's page is its record's id when the statement found the record, else empty.
     const pageIds = detail ? (row?.record ? [what.recordId] : []) : what.pageIds;
     // Every id of the page is delivered now, by this page or an earlier one.
@@ -683,7 +709,18 @@ export class PgMeter implements Metering {
     const result = (await transactionInOneTrip(this.pool, query, {
       commitTimeoutMs: this.commitTimeoutMs,
     })) as QueryResult<DeliverRow>;
-    return calls.length === 1 ? [result.rows[0]] : result.rows;
+    const rows = calls.length === 1 ? [result.rows[0]] : result.rows;
+    // The statement read each key's included use once, before any of its calls charged: a call
+    // sees what the earlier calls of its key were given, as consecutive statements would.
+    const given = new Map<string, number>();
+    rows.forEach((row, i) => {
+      const keyId = calls[i]?.subject.keyId;
+      if (!row || keyId === undefined) return;
+      const before = given.get(keyId) ?? 0;
+      row.key_included_used = (row.key_included_used ?? 0) + before;
+      given.set(keyId, before + (row.included ?? 0));
+    });
+    return rows;
   }
 
   /**
@@ -728,13 +765,21 @@ export class PgMeter implements Metering {
   }
 
   /** Usage for responses that deliver nothing (counts, errors after authentication) and the CLI. */
-  async snapshot(subject: Pick<BillingSubject, 'accountId'>): Promise<UsageSnapshot> {
-    const snapshot = (await this.snapshots([subject.accountId])).get(subject.accountId);
+  async snapshot(subject: UsageSubject): Promise<UsageSnapshot> {
+    // Only the subject's own fields: a caller may pass a wider object (a BillingSubject).
+    const who = { accountId: subject.accountId, keyId: subject.keyId };
+    const snapshot = (await this.snapshots([who])).get(usageKey(who));
     if (!snapshot) throw new Error(`account ${subject.accountId} not found`);
     return snapshot;
   }
 
-  snapshots(accountIds: readonly string[]): Promise<ReadonlyMap<string, UsageSnapshot>> {
+  snapshots(
+    subjects: readonly (string | UsageSubject)[],
+  ): Promise<ReadonlyMap<string, UsageSnapshot>> {
+    // A key's own allowance is read with the account: the keyed statement, else the plain one.
+    if (subjects.some((s) => typeof s !== 'string' && s.keyId !== undefined))
+      return this.keySnapshots(subjects);
+    const accountIds = subjects.map((s) => (typeof s === 'string' ? s : s.accountId));
     return failClosed(async () => {
       const now = this.now();
       const { rows } = await this.pool.query<
@@ -750,6 +795,50 @@ export class PgMeter implements Metering {
         found.set(
           row.account_id,
           buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE),
+        );
+      }
+      return found;
+    });
+  }
+
+  /**
+   * snapshots() when some subjects are keys: the account's usage and each key's own allowance
+   * with its included use, in ONE read (ACCOUNT_KEYS_WITH_USAGE), by usageKey.
+   */
+  private keySnapshots(
+    subjects: readonly (string | UsageSubject)[],
+  ): Promise<ReadonlyMap<string, UsageSnapshot>> {
+    const pairs = subjects.map((s) =>
+      typeof s === 'string' ? { accountId: s, keyId: null } : { ...s, keyId: s.keyId ?? null },
+    );
+    return failClosed(async () => {
+      const now = this.now();
+      const { rows } = await this.pool.query<AccountKeyUsageRow>(
+        prepared('account_keys_with_usage', ACCOUNT_KEYS_WITH_USAGE, [
+          pairs.map((p) => p.accountId),
+          now,
+          pairs.map((p) => p.keyId),
+        ]),
+      );
+      const found = new Map<string, UsageSnapshot>();
+      for (const row of rows) {
+        const account = toAccountBilling(row);
+        const period = periodOf(account, now);
+        this.rememberPeriod(row.account_id, period);
+        const start = period.start.getTime();
+        const current = row.usage_period_start?.getTime() === start;
+        const keyCurrent = row.key_usage_period_start?.getTime() === start;
+        const key =
+          row.key_id === null
+            ? null
+            : {
+                keyId: row.key_id,
+                allowance: row.key_allowance,
+                includedUsed: keyCurrent ? (row.key_included_used ?? 0) : 0,
+              };
+        found.set(
+          usageKey(key ? { accountId: row.account_id, keyId: key.keyId } : row.account_id),
+          buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE, key),
         );
       }
       return found;
@@ -783,6 +872,7 @@ function chargedPage(
   account: AccountBilling,
   period: Period,
   row: ChargeRow | undefined,
+  key: KeyUsage,
 ): { outcome: DeliveryOutcome; recorded: string[] } {
   if (!row || row.outcome === 'key_not_found')
     throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
@@ -815,10 +905,29 @@ function chargedPage(
       includedNewCount: included,
       paygNewCount: payg,
       chargeMillicents,
-      usage: buildSnapshot({ ...account, balanceMillicents: balance }, period, toUsage(row)),
+      usage: buildSnapshot(
+        { ...account, balanceMillicents: balance },
+        period,
+        toUsage(row),
+        keyAfter(key, row),
+      ),
     },
     recorded,
   };
+}
+
+/**
+ * The key's included use after a charge, as far as its headers need it (contract §15.4). A charge
+ * that allocated answers what the allowance covered under its lock (included_available, the
+ * stricter of key and account); what is left is that less what it included. A key use that leaves
+ * exactly that much of the key's allowance gives buildSnapshot the same remaining whichever of the
+ * two was the stricter. A page of repeats allocated nothing: the use read before stands.
+ */
+function keyAfter(key: KeyUsage, row: ChargeRow): KeyUsage {
+  const available = row.included_available;
+  if (key.allowance === null || available === null || available === undefined) return key;
+  const left = Math.max(0, available - (row.included ?? 0));
+  return { ...key, includedUsed: Math.max(0, key.allowance - left) };
 }
 
 /** Runs a bounded delete until it deletes less than a batch; returns how many rows it deleted. */

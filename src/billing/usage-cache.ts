@@ -1,16 +1,22 @@
-import type { UsageSnapshot } from './snapshot';
+import { accountView, usageKey, type UsageSnapshot, type UsageSubject } from './snapshot';
 import { Lru } from '../infra/lru';
 
 /**
- * The last usage snapshot this process saw per account, for responses that must carry the usage
- * headers of contract §18 but should not cost the database anything: 429s (contract §17.2.2: "a flood
- * of refused calls costs the database nothing") and MCP protocol messages (initialize, tools/list).
- * Every delivery and every fresh snapshot (counts, errors of admitted calls) refreshes it.
+ * The last usage snapshot this process saw per account (or per key, see below), for responses
+ * that must carry the usage headers of contract §18 but should not cost the database anything:
+ * 429s (contract §17.2.2: "a flood of refused calls costs the database nothing") and MCP protocol
+ * messages (initialize, tools/list). Every delivery and every fresh snapshot (counts, errors of
+ * admitted calls) refreshes it.
  * - `latest`: for refusals. Any snapshot of the current period will do: a refused account is one
  *   that is flooding, and its admitted calls (one window's worth a second) keep the entry fresh.
  * - `fresh`: for protocol messages, which are admitted: at most `maxAgeMs` old.
- * Past either, one query per account refreshes the entry, shared by every concurrent caller.
+ * Past either, one query per entry refreshes it, shared by every concurrent caller.
  * Responses that deliver or count always read the ledger itself.
+ *
+ * A key of its own allowance sees other figures than its account (contract §15.4). Entries named
+ * by an account id alone hold the account's own figures (snapshot.accountView), whichever key the
+ * snapshot was read for, so that one key's figures never reach another key of the account; named
+ * by a subject with a key, an entry is that key's (usageKey).
  */
 export class UsageCache {
   private readonly entries: Lru<string, { at: number; snapshot: UsageSnapshot }>;
@@ -24,40 +30,49 @@ export class UsageCache {
     this.entries = new Lru(maxEntries);
   }
 
-  remember(accountId: string, snapshot: UsageSnapshot): void {
+  remember(who: string | UsageSubject, snapshot: UsageSnapshot): void {
     // The least recently refreshed go first past the bound: reads do not reorder (see get).
-    this.entries.set(accountId, { at: this.now(), snapshot });
+    this.entries.set(usageKey(who), { at: this.now(), snapshot: viewFor(who, snapshot) });
   }
 
   /** A snapshot of the current period, whatever its age, else one shared `fetch`. */
-  latest(accountId: string, fetch: () => Promise<UsageSnapshot>): Promise<UsageSnapshot> {
-    return this.get(accountId, Number.POSITIVE_INFINITY, fetch);
+  latest(who: string | UsageSubject, fetch: () => Promise<UsageSnapshot>): Promise<UsageSnapshot> {
+    return this.get(who, Number.POSITIVE_INFINITY, fetch);
   }
 
   /** A snapshot at most `maxAgeMs` old, else one shared `fetch`. */
-  fresh(accountId: string, fetch: () => Promise<UsageSnapshot>): Promise<UsageSnapshot> {
-    return this.get(accountId, this.maxAgeMs, fetch);
+  fresh(who: string | UsageSubject, fetch: () => Promise<UsageSnapshot>): Promise<UsageSnapshot> {
+    return this.get(who, this.maxAgeMs, fetch);
   }
 
   private get(
-    accountId: string,
+    who: string | UsageSubject,
     maxAgeMs: number,
     fetch: () => Promise<UsageSnapshot>,
   ): Promise<UsageSnapshot> {
+    const name = usageKey(who);
     const now = this.now();
-    const hit = this.entries.get(accountId, { use: false });
+    const hit = this.entries.get(name, { use: false });
     if (hit && now - hit.at < maxAgeMs && now < hit.snapshot.periodEnd.getTime()) {
       return Promise.resolve(hit.snapshot);
     }
-    const pending = this.inflight.get(accountId);
+    const pending = this.inflight.get(name);
     if (pending) return pending;
-    const started = fetch().then((snapshot) => {
-      this.remember(accountId, snapshot);
+    const fetched = fetch().then((snapshot) => {
+      this.remember(who, snapshot);
       return snapshot;
     });
-    this.inflight.set(accountId, started);
+    // The caller who fetched gets what it fetched; those who join it get the entry's view of it
+    // (another key of the account must not see this caller's key's figures).
+    const shared = fetched.then((snapshot) => viewFor(who, snapshot));
+    this.inflight.set(name, shared);
     // A failure is not remembered: the next caller asks again.
-    started.finally(() => this.inflight.delete(accountId)).catch(() => undefined);
-    return started;
+    shared.finally(() => this.inflight.delete(name)).catch(() => undefined);
+    return fetched;
   }
+}
+
+/** What an entry named `who` may hold of a snapshot: a bare account id, the account's figures. */
+function viewFor(who: string | UsageSubject, snapshot: UsageSnapshot): UsageSnapshot {
+  return typeof who === 'string' || who.keyId === undefined ? accountView(snapshot) : snapshot;
 }

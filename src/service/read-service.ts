@@ -130,7 +130,7 @@ export class ReadService {
   /** Counts' parsed queries by their raw parameters. */
   private readonly parsedCounts = new ParsedRequests();
   /** Counts' usage reads: one for all the accounts of an event-loop turn. */
-  private readonly countUsage = new UsageReads((accountIds) => this.meter.snapshots(accountIds));
+  private readonly countUsage = new UsageReads((subjects) => this.meter.snapshots(subjects));
 
   constructor(
     private readonly deps: Pick<Settings, 'env' | 'logger' | 'cursor' | 'taxonomy'>,
@@ -248,9 +248,9 @@ export class ReadService {
         async () => {
           // Started once the call is admitted (a refused call costs the ledger nothing). The
           // figures' failure, when both fail, is the one reported, as when they ran in turn.
-          const accountId = caller.auth.account.id;
-          const usage = this.countUsage.snapshot(accountId).then((snapshot) => {
-            this.usage.remember(accountId, snapshot);
+          const who = usageSubject(caller);
+          const usage = this.countUsage.snapshot(who).then((snapshot) => {
+            this.usage.remember(who, snapshot);
             return usageHeaders(snapshot, null, {
               marketplaceVerified: caller.marketplaceVerified,
             });
@@ -291,7 +291,7 @@ export class ReadService {
       ids,
     );
     if (!repeats) return null;
-    this.usage.remember(caller.auth.account.id, snapshot);
+    this.usage.remember(usageSubject(caller), snapshot);
     const usage = usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
     return { body, usage, etag, notModified: true };
   }
@@ -370,7 +370,7 @@ export class ReadService {
       checkOnlyNames(Object.keys(query), []);
       // Always the ledger itself, never the cache: this is the answer to "how much is left".
       const snapshot = await this.meter.snapshot(subject(caller));
-      this.usage.remember(caller.auth.account.id, snapshot);
+      this.usage.remember(usageSubject(caller), snapshot);
       const usage = usageHeaders(snapshot, null, {
         marketplaceVerified: caller.marketplaceVerified,
       });
@@ -508,7 +508,7 @@ export class ReadService {
   /** Fresh from the ledger (counts, errors of admitted calls); refreshes the usage cache. */
   private async snapshotHeaders(caller: Caller): Promise<Record<string, string>> {
     const snapshot = await this.meter.snapshot(subject(caller));
-    this.usage.remember(caller.auth.account.id, snapshot);
+    this.usage.remember(usageSubject(caller), snapshot);
     return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
   }
 
@@ -517,7 +517,7 @@ export class ReadService {
     caller: Caller,
     age: 'latest' | 'fresh',
   ): Promise<Record<string, string>> {
-    const snapshot = await this.usage[age](caller.auth.account.id, () =>
+    const snapshot = await this.usage[age](usageSubject(caller), () =>
       this.meter.snapshot(subject(caller)),
     );
     return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
@@ -525,7 +525,7 @@ export class ReadService {
 
   /** A delivery's usage, read in its transaction, is the freshest there is. */
   private delivered<T extends DeliveryOutcome>(caller: Caller, outcome: T): T {
-    this.usage.remember(caller.auth.account.id, outcome.usage);
+    this.usage.remember(usageSubject(caller), outcome.usage);
     return outcome;
   }
 }
@@ -534,6 +534,13 @@ const subject = (caller: Caller): BillingSubject => ({
   accountId: caller.auth.account.id,
   keyId: caller.auth.key.id,
 });
+
+/**
+ * Whose usage figures a caller's headers show (contract §15.4, §18.4): a key of its own allowance
+ * sees its own (read and cached apart); every other key shares its account's figures and entry.
+ */
+const usageSubject = (caller: Caller): string | BillingSubject =>
+  caller.auth.key.allowance === null ? caller.auth.account.id : subject(caller);
 
 /**
  * A failure of the store behind a read: its outage is 503 metering_unavailable (the one builder,

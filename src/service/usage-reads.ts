@@ -1,4 +1,4 @@
-import type { UsageSnapshot } from '../billing/snapshot';
+import { usageKey, type UsageSnapshot, type UsageSubject } from '../billing/snapshot';
 
 // The usage headers of a count come from the ledger (contract §18.2, §18.3): one Postgres round
 // trip per count, the largest part of a repeated count's CPU once its figures are cached (the
@@ -6,7 +6,9 @@ import type { UsageSnapshot } from '../billing/snapshot';
 // several, so the counts that ask in the same event-loop turn share one read of all their
 // accounts, sent at the end of that turn: it starts after every one of them arrived, so each sees
 // every change committed before it arrived, exactly as a read of its own would. A read already
-// sent is never joined (it may have started before the joining request arrived).
+// sent is never joined (it may have started before the joining request arrived). A subject with a
+// key is read as that key sees it (its own allowance, contract §15.4) in the same statement as the
+// accounts; a bare account id, as the account.
 
 interface Waiting {
   resolve(snapshot: UsageSnapshot): void;
@@ -15,25 +17,28 @@ interface Waiting {
 }
 
 export class UsageReads {
-  /** The accounts asked for in this turn, read together at its end. */
-  private turn: Map<string, Waiting> | null = null;
+  /** The accounts (and keys) asked for in this turn, by usageKey, read together at its end. */
+  private turn: Map<string, Waiting & { who: string | UsageSubject }> | null = null;
 
   constructor(
     private readonly read: (
-      accountIds: readonly string[],
+      subjects: readonly (string | UsageSubject)[],
     ) => Promise<ReadonlyMap<string, UsageSnapshot>>,
   ) {}
 
-  /** The account's usage, read from the ledger after this call (shared within one turn). */
-  snapshot(accountId: string): Promise<UsageSnapshot> {
+  /** The account's (or key's) usage, read from the ledger after this call (shared within one turn). */
+  snapshot(who: string | UsageSubject): Promise<UsageSnapshot> {
     if (!this.turn) {
       this.turn = new Map();
       setImmediate(() => this.send());
     }
-    let waiting = this.turn.get(accountId);
+    // Only the subject's own fields: a caller may pass a wider object.
+    const subject = typeof who === 'string' ? who : { accountId: who.accountId, keyId: who.keyId };
+    const name = usageKey(subject);
+    let waiting = this.turn.get(name);
     if (!waiting) {
-      waiting = deferred();
-      this.turn.set(accountId, waiting);
+      waiting = { ...deferred(), who: subject };
+      this.turn.set(name, waiting);
     }
     return waiting.promise;
   }
@@ -43,12 +48,12 @@ export class UsageReads {
     // Sent now: whoever asks from here on waits for a read of their own.
     this.turn = null;
     if (!turn) return;
-    this.read([...turn.keys()]).then(
+    this.read([...turn.values()].map((w) => w.who)).then(
       (found) => {
-        for (const [accountId, waiting] of turn) {
-          const snapshot = found.get(accountId);
+        for (const [name, waiting] of turn) {
+          const snapshot = found.get(name);
           if (snapshot) waiting.resolve(snapshot);
-          else waiting.reject(new Error(`account ${accountId} not found`));
+          else waiting.reject(new Error(`account ${name.split(' ')[0] ?? name} not found`));
         }
       },
       (err: unknown) => {

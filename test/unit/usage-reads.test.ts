@@ -13,7 +13,9 @@ function ledger(known = (id: string) => id !== 'gone') {
   const started: string[][] = [];
   let n = 0;
   let failNext = false;
-  const reads = new UsageReads(async (accountIds) => {
+  const reads = new UsageReads(async (subjects) => {
+    // Accounts only here: a subject with a key is read as the key (usage-cache-keys.test.ts).
+    const accountIds = subjects as readonly string[];
     started.push([...accountIds]);
     if (failNext) {
       failNext = false;
