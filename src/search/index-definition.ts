@@ -57,7 +57,11 @@ const ADDED_IN: Record<number, string> = {
   5: 'record numbers (new_count and unseen_only use the slower filter by id)',
   6: "digests as doc values (every list page reads its records' texts from the engine)",
   7: 'a source of the served text alone (pages cost the engine more, and carry every field)',
+  8: 'C++, C# and F# as terms of their own in keyword search (q=c++ also matches C and C#)',
 };
+
+/** The last mapping version that added document fields: an older strict mapping refuses them. */
+const LAST_FIELDS_ADDED = 7;
 
 /**
  * A warning for the operator when the live index was built by older code: the new
@@ -72,7 +76,7 @@ export async function staleMappingWarning(client: Client, alias: string): Promis
   return (
     `the index behind ${alias} has mapping version ${live}, this code expects ${MAPPING_VERSION}: ` +
     'until `npm run cli -- reindex` builds a new index version and swaps the alias (no ' +
-    `downtime; docs/search.md), it lacks ${missing.join(', ')}, and the sync cannot index new ` +
-    'or changed records into it'
+    `downtime; docs/search.md), it lacks ${missing.join(', ')}` +
+    (live < LAST_FIELDS_ADDED ? ', and the sync cannot index new or changed records into it' : '')
   );
 }

@@ -24,9 +24,27 @@ const fold = (token: string) =>
  */
 const GO_COMPOUNDS = /\b(go)-(?=(?:live|to-market)\b)/gi;
 
+/**
+ * The cplusplus, csharp and fsharp character filters: C++, C# and F# are terms of their own (the
+ * standard tokenizer would leave each as a bare "c" or "f", so q=c++ matched C and C#), when not
+ * inside a longer word (abc++ stays abc).
+ */
+const SYMBOL_TERMS: readonly [RegExp, string][] = [
+  [/(?<![\p{L}\p{N}_+#])c\+\+(?![\p{L}_+#])/giu, 'cplusplus '],
+  [/(?<![\p{L}\p{N}_+#])c#(?![\p{L}_+#])/giu, 'csharp '],
+  [/(?<![\p{L}\p{N}_+#])f#(?![\p{L}_+#])/giu, 'fsharp '],
+];
+
+/** The character filters of both analyzers, in their order. */
+function charFiltered(text: string): string {
+  let out = text.replace(GO_COMPOUNDS, '$1_');
+  for (const [pattern, term] of SYMBOL_TERMS) out = out.replace(pattern, term);
+  return out;
+}
+
 /** Tokens before stemming: what the synonym rules are matched against. */
 function preTokens(text: string): string[] {
-  return [...text.replace(GO_COMPOUNDS, '$1_').matchAll(TOKEN)].map((m) =>
+  return [...charFiltered(text).matchAll(TOKEN)].map((m) =>
     fold(m[0].replace(/['’][sS]$/, '').toLowerCase()),
   );
 }

@@ -39,6 +39,8 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'Rust Engineer', employer: 'Ferrous Systems' },
   { title: 'SAP Go-Live Support Consultant' },
   { title: 'Go-to-Market Lead' },
+  { title: 'C# .NET Programmer' },
+  { title: 'Embedded C Programmer' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
@@ -180,7 +182,13 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ],
   ['OR between phrases', '"data engineer" OR "ml scientist"', ['Data Engineer', 'ML Scientist']],
   ['lower-case or is a word', 'rust or postgresql', []],
+  // C++, C# and F# are terms of their own (the cplusplus, csharp and fsharp character filters),
+  // not the letter c: each finds its record only.
   ['punctuation is text: c++', 'c++', ['C++ Developer']],
+  ['punctuation is text: c#', 'C#', ['C# .NET Programmer']],
+  ['c is neither c++ nor c#', 'c', ['Embedded C Programmer']],
+  ['c++ in a phrase', '"c++ developer"', ['C++ Developer']],
+  ['c# beside .net', 'c# .net', ['C# .NET Programmer']],
   ['punctuation is text: node.js', 'node.js', ['Node.js Backend Developer']],
   ['employer', 'snowflake', ['Data Engineer']],
   ['a lone - matches nothing', '-', []],

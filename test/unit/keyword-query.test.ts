@@ -284,8 +284,19 @@ describe('the synonyms file and the in-memory analysis', () => {
       'the',
       'contractor',
       'node.j', // stemmed like any word; the query side gets the same
-      'c',
+      'cplusplus', // the cplusplus character filter (mapping 8)
       'developer',
+    ]);
+    // C# and F# too, but not inside a longer word; C++17 keeps its version as a token.
+    expect(analyze('C#/.NET, f# abc++ C++17 c++c')).toEqual([
+      'csharp',
+      'net',
+      'fsharp',
+      'abc',
+      'cplusplus',
+      '17',
+      'c',
+      'c',
     ]);
     expect(['companies', 'classes', 'bus', 'ios'].map(stem)).toEqual([
       'company',
