@@ -198,6 +198,15 @@ describe('unseen_only=true', () => {
     }
   });
 
+  it('unseen_only=false is the list without it: the same cursors serve both', async () => {
+    const reader = await newReader(ctx.deps);
+    const first = await list(reader, { limit: '3' });
+    const cursor = first.body.pagination.next_cursor as string;
+    const next = await list(reader, { unseen_only: 'false', cursor, limit: '3' });
+    expect(next.status).toBe(200);
+    expect(idsOf(next.body.data)).toEqual(idsOf(expected({}).slice(3, 6)));
+  });
+
   it('binds the cursor: a cursor of unseen_only is not valid without it', async () => {
     const reader = await newReader(ctx.deps);
     const first = await list(reader, { unseen_only: 'true', limit: '3' });

@@ -264,6 +264,15 @@ describe('filterDigest', () => {
     expect(filterDigest({ job_family: ['senior'], remote: true })).not.toBe(base);
     expect(filterDigest({})).not.toBe(base);
   });
+
+  // A default stated aloud is the same query: a cursor of one serves the other.
+  it('is the same with sort=freshness or unseen_only=false as without them', () => {
+    const base = filterDigest({ level: ['senior'] });
+    expect(filterDigest({ level: ['senior'], sort: 'freshness' })).toBe(base);
+    expect(filterDigest({ level: ['senior'], unseen_only: false })).toBe(base);
+    expect(filterDigest({ level: ['senior'], unseen_only: true })).not.toBe(base);
+    expect(filterDigest({ level: ['senior'], sort: 'relevance' })).not.toBe(base);
+  });
 });
 
 it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {

@@ -18,9 +18,14 @@ function canonical(value: unknown): unknown {
 
 /** SHA-256 (base64url) of the canonical JSON of the normalized filters. */
 export function filterDigest(filter: Filter): string {
-  // sort=freshness is the default order: the same list as no sort, so the same cursors.
-  const { sort, ...rest } = filter;
-  const bound = sort === 'relevance' ? filter : rest;
+  // Defaults stated aloud are the same list as no parameter, so the same cursors: sort=freshness
+  // (the default order) and unseen_only=false.
+  const { sort, unseen_only, ...rest } = filter;
+  const bound = {
+    ...rest,
+    ...(sort === 'relevance' ? { sort } : {}),
+    ...(unseen_only === true ? { unseen_only } : {}),
+  };
   return createHash('sha256')
     .update(JSON.stringify(canonical(bound)))
     .digest('base64url');
