@@ -119,7 +119,9 @@ export const COUNT_DESCRIPTION = [
     'this period: what listing them all would consume) and new_cost_millicents (what that would ' +
     'take from the prepaid wallet after the remaining included allowance). group_by (one or two ' +
     'of the listed dimensions, as an array) adds groups: [{ value, count, groups? }] (top ' +
-    'group_limit buckets, default 10, by count then value) and other_count at each level.',
+    'group_limit buckets, default 10, by count then value) and other_count at each level; ' +
+    'groups that would pass the result budget are refused (invalid_filter naming group_limit): ' +
+    'ask for fewer.',
   'Dashboards, still free: histogram ("published": the freshness time, or "first_seen") with ' +
     'interval ("day", "week" from Monday, or "month"; UTC) adds histogram: [{ start, count }], ' +
     'ascending, empty buckets included, at most 400 buckets. stats: "rate" adds rate_stats: ' +

@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
-import { ApiError, unknownParameter } from '../domain/errors';
+import { ApiError, invalidFilter, unknownParameter } from '../domain/errors';
 import { toolArgsSchema } from '../domain/filters';
 import type { Settings } from '../service/context';
 import type { Caller, Outcome, ReadService } from '../service/read-service';
@@ -76,6 +76,25 @@ function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): vo
     if (value === undefined || value === null || allowed.includes(name)) continue;
     throw unknownParameter(name);
   }
+}
+
+/**
+ * contract §21.11: a tool result's text stays within the result budget. A count is small unless it
+ * is grouped: two dimensions at group_limit 100 may hold 10,000 buckets, several hundred KB an
+ * agent would pay for in tokens. Such an answer is refused, naming group_limit, rather than cut:
+ * a cut count would be a wrong one. Counts are free, so nothing is lost but the call.
+ */
+function countWithinBudget(outcome: Outcome<CountEnvelope>, maxBytes: number): ToolOutcome {
+  if (!outcome.ok || outcome.body.groups === undefined) return outcome;
+  const bytes = Buffer.byteLength(JSON.stringify(outcome.body));
+  if (bytes <= maxBytes) return outcome;
+  const error = invalidFilter(
+    'group_limit',
+    'out_of_range',
+    `These groups would take ${bytes} bytes, over this server's result budget of ${maxBytes} ` +
+      '(MCP_MAX_RESULT_BYTES): lower group_limit, or group by one dimension.',
+  );
+  return { ok: false, error, headers: outcome.headers };
 }
 
 /**
@@ -156,7 +175,8 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       annotations: { title: 'Count opportunities', ...READ_ONLY },
       billable: false,
       limitedByService: true,
-      run: (caller, args) => reads.count(caller, { from: 'tool', args }),
+      run: async (caller, args) =>
+        countWithinBudget(await reads.count(caller, { from: 'tool', args }), budget.maxBytes),
     },
     {
       name: 'get_occupation_taxonomy',

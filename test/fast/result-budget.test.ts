@@ -117,3 +117,41 @@ it('at least one record comes, even when one record alone passes the budget', as
     await tight.close();
   }
 });
+
+// A grouped count is refused, not cut, when its answer would pass the budget (a cut count would be
+// a wrong one); an ungrouped count and a grouping that fits are answered as always.
+it('count_opportunities: groups that would pass the budget are refused naming group_limit', async () => {
+  const tight = await startFastApp(FIXTURE, { MCP_MAX_RESULT_BYTES: '1000' });
+  const { key } = tight.reader();
+  const client = await (v1 as NonNullable<typeof v1>).connect(new URL(`${tight.baseUrl}/mcp`), {
+    'X-API-Key': key,
+  });
+  const count = (args: Record<string, unknown>) =>
+    client.callTool({ name: 'count_opportunities', arguments: args });
+  try {
+    const wide = { group_by: ['level', 'job_class'], group_limit: 100 };
+    // The same grouping over REST is larger than the budget: the refusal is about its size.
+    const rest = await get(
+      tight.baseUrl,
+      '/v1/opportunities/count?group_by=level,job_class&group_limit=100',
+      { key },
+    );
+    expect(Buffer.byteLength(rest.text)).toBeGreaterThan(1000);
+    const refused = await count(wide);
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({
+      error: {
+        code: 'invalid_filter',
+        details: { parameter: 'group_limit', reason: 'out_of_range' },
+      },
+    });
+    const plain = await count({});
+    expect(plain.isError).toBeFalsy();
+    expect(plain.structuredContent).toMatchObject({ count: FIXTURE.length });
+    const small = await count({ group_by: ['remote'], group_limit: 2 });
+    expect(small.isError).toBeFalsy();
+  } finally {
+    await client.close();
+    await tight.close();
+  }
+});
