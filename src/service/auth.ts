@@ -136,6 +136,13 @@ export class AuthService {
   private async resolve(headers: IncomingHttpHeaders, options: AuthOptions): Promise<Resolution> {
     const key = extractKey(headers, options.allowBearer);
     if (key === undefined) return { ok: false, error: missingKey(options) };
+    if (key === CONFLICTING_KEYS) {
+      const error = new ApiError(
+        'invalid_api_key',
+        'X-API-Key and Authorization: Bearer carry different API keys; send one key.',
+      );
+      return { ok: false, error };
+    }
     // Nothing we issued has another shape: refuse without touching the database.
     if (!KEY_SHAPE.test(key)) return { ok: false, error: invalidKey() };
     const found = await this.lookup(hashApiKey(key));
@@ -214,12 +221,23 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 }
 
 /** X-API-Key first; `Authorization: Bearer` only where allowed (contract §14.1). */
-export function extractKey(headers: IncomingHttpHeaders, allowBearer: boolean): string | undefined {
+export function extractKey(
+  headers: IncomingHttpHeaders,
+  allowBearer: boolean,
+): string | typeof CONFLICTING_KEYS | undefined {
   const apiKey = headerValue(headers, 'x-api-key');
-  if (apiKey !== undefined || !allowBearer) return apiKey;
-  const match = /^Bearer[ \t]+(\S+)$/i.exec(headerValue(headers, 'authorization') ?? '');
-  return match?.[1];
+  if (!allowBearer) return apiKey;
+  const bearer = /^Bearer[ \t]+(\S+)$/i.exec(headerValue(headers, 'authorization') ?? '')?.[1];
+  // Two different keys of ours: which one the caller meant to pay with is not ours to guess. A
+  // Bearer token of another shape beside X-API-Key is someone else's (a gateway's) and is left be.
+  if (apiKey !== undefined && bearer !== undefined && bearer !== apiKey && KEY_SHAPE.test(bearer)) {
+    return CONFLICTING_KEYS;
+  }
+  return apiKey ?? bearer;
 }
+
+/** extractKey: X-API-Key and Authorization: Bearer name different keys of ours. */
+export const CONFLICTING_KEYS = Symbol('conflicting keys');
 
 function missingKey(options: AuthOptions): ApiError {
   const where = options.allowBearer

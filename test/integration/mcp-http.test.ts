@@ -103,6 +103,31 @@ describe('authentication before the protocol', () => {
     });
   });
 
+  // Two keys of ours that differ: neither is guessed at, whichever of the two is valid.
+  it('X-API-Key and a Bearer key that differ → 401 invalid_api_key, in either order of validity', async () => {
+    const good = await newKey();
+    const unknown = `oppk_${'B'.repeat(40)}`;
+    for (const [apiKey, bearer] of [
+      [good, unknown],
+      [unknown, good],
+    ]) {
+      const res = await post(JSON.stringify(toolCall(1, 'count_opportunities', {})), {
+        'X-API-Key': apiKey as string,
+        Authorization: `Bearer ${bearer}`,
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_api_key' } });
+    }
+    // The same key twice, or a gateway's own token beside our key, is served.
+    for (const bearer of [good, 'gateway-token-123']) {
+      const res = await post(JSON.stringify(toolCall(1, 'count_opportunities', {})), {
+        'X-API-Key': good,
+        Authorization: `Bearer ${bearer}`,
+      });
+      expect(res.status).toBe(200);
+    }
+  });
+
   it('a disabled account → 403 with the envelope', async () => {
     const res = await post('{}', { 'X-API-Key': await newKey({ status: 'disabled' }) });
     expect(res.status).toBe(403);
