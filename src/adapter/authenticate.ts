@@ -1,6 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AuthContext, AuthOptions, AuthService } from '../service/auth';
+import type { ApiError } from '../domain/errors';
+import {
+  refusedAfterAuthentication,
+  type AuthContext,
+  type AuthOptions,
+  type AuthService,
+} from '../service/auth';
 
 export type { AuthContext } from '../service/auth';
 
@@ -42,7 +48,7 @@ export function createAuthenticator(service: AuthService): Authenticator {
         );
         service.authenticate(req.headers, req.ip, { allowBearer, keyInQuery }).then((auth) => {
           req.auth = auth;
-          next();
+          next(refusalAfterAuthentication(req, auth));
         }, next);
       };
     },
@@ -53,4 +59,13 @@ export function createAuthenticator(service: AuthService): Authenticator {
 export function authOf(req: Request): AuthContext {
   if (!req.auth) throw new Error('authOf: route is not behind requireApiKey');
   return req.auth;
+}
+
+/**
+ * What a request refused after its key was authenticated gets instead of its route: a malformed
+ * X-Request-ID (middleware/request-id.ts) is answered once the key is known good, as an error about
+ * that key (counted against its rate limit, with its headers), or undefined to go on.
+ */
+export function refusalAfterAuthentication(req: Request, auth: AuthContext): ApiError | undefined {
+  return req.requestIdRefusal && refusedAfterAuthentication(req.requestIdRefusal, auth);
 }

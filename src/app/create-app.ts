@@ -65,6 +65,9 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
     ),
   );
   app.use(usageRoutes(settings, auth, reads));
+  // Past the authenticated routes: a malformed X-Request-ID held back for a key (request-id.ts)
+  // is refused here on every other route, as it was before any route.
+  app.use((req, _res, next) => next(req.requestIdRefusal));
   // The lifecycle is read per request: server.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
   app.use(metricsRoutes(settings.env));
@@ -74,6 +77,6 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(docsRoutes());
   app.use(llmsRoutes(settings.env));
   app.use(notFound);
-  app.use(errorHandler(settings.logger, (err) => reads.accountHeaders(err)));
+  app.use(errorHandler(settings.logger, (err) => reads.accountRefusal(err)));
   return app;
 }

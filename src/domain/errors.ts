@@ -54,6 +54,12 @@ export class ApiError extends Error {
   /** The account this error is about, when one is known (a 403 names it): its usage headers go out. */
   accountId?: string;
   /**
+   * The key that was authenticated, with its rates, when the error comes after authentication but
+   * before the service (a 403 for the account's status, a malformed X-Request-ID): the request is
+   * counted against the rate limit and answered with its window (contract §19.1, §19.2).
+   */
+  authenticated?: { accountId: string; keyId: string; accountRps: number; keyRps: number | null };
+  /**
    * contract §17.2, §20.5.2: a refusal (429) or a failure of ours that says nothing about the request (a
    * search-engine 400 the caller's input did not cause) leaves its request id unspent, so the same
    * id may be retried.

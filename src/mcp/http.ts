@@ -7,7 +7,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { ApiError } from '../domain/errors';
 import { checkOnlyNames } from '../domain/filters';
 import { callerOf } from '../adapter/caller';
-import type { Authenticator } from '../adapter/authenticate';
+import { refusalAfterAuthentication, type Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { Settings } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
@@ -93,7 +93,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     auth.authenticate(req.headers, req.ip, { allowBearer: true }).then(
       (context) => {
         authenticated.set(req, context);
-        next();
+        next(refusalAfterAuthentication(req, context));
       },
       (err: unknown) => {
         const challenge = err instanceof ApiError ? CHALLENGE[err.code] : undefined;

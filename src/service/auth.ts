@@ -150,13 +150,12 @@ export class AuthService {
     if (found.key.revoked_at !== null) {
       return { ok: false, error: new ApiError('revoked_api_key', 'The API key has been revoked.') };
     }
+    const auth = { ...found, limits: accountLimits(found.account) };
     const { status } = found.account;
     if (status !== 'active') {
-      const error = STATUS_ERRORS[status]();
-      error.accountId = found.account.id;
-      return { ok: false, error };
+      return { ok: false, error: refusedAfterAuthentication(STATUS_ERRORS[status](), auth) };
     }
-    return { ok: true, auth: { ...found, limits: accountLimits(found.account) } };
+    return { ok: true, auth };
   }
 
   private async lookup(hash: string): Promise<KeyWithAccount | null> {
@@ -221,6 +220,22 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 }
 
 /** X-API-Key first; `Authorization: Bearer` only where allowed (contract §14.1). */
+/**
+ * An error about an authenticated key that never reaches the service (its account's status, a
+ * malformed X-Request-ID): it names the account, for its usage headers, and the key with its
+ * rates, so that it is counted against the rate limit like any authenticated request.
+ */
+export function refusedAfterAuthentication(error: ApiError, auth: AuthContext): ApiError {
+  error.accountId = auth.account.id;
+  error.authenticated = {
+    accountId: auth.account.id,
+    keyId: auth.key.id,
+    accountRps: auth.limits.rps,
+    keyRps: auth.key.rps,
+  };
+  return error;
+}
+
 export function extractKey(
   headers: IncomingHttpHeaders,
   allowBearer: boolean,

@@ -482,17 +482,34 @@ export class ReadService {
   }
 
   /**
-   * Usage headers for an error that names an account before a Caller exists (a 403 from
-   * authentication): every authenticated response that names an account carries them (contract §18.2).
+   * The answer to an error that names an account before a Caller exists (a 403 from
+   * authentication, a malformed X-Request-ID beside a good key): every authenticated response that
+   * names an account carries its usage headers (contract §18.2), and one whose key is known counts
+   * against the rate limit like any authenticated request (contract §19.1): it carries the window,
+   * or becomes the 429 when it is over.
    */
-  async accountHeaders(err: ApiError): Promise<Record<string, string>> {
-    if (!err.accountId) return {};
+  async accountRefusal(
+    err: ApiError,
+  ): Promise<{ error: ApiError; headers: Record<string, string> }> {
+    if (!err.accountId) return { error: err, headers: {} };
     const accountId = err.accountId;
+    let error = err;
+    let rate: Record<string, string> = {};
+    if (err.authenticated) {
+      try {
+        rate = rateLimitHeaders(await this.limits.check(err.authenticated));
+      } catch (limited) {
+        if (!(limited instanceof RateLimitExceeded)) throw limited;
+        error = limited;
+        rate = { ...limited.headers, ...rateLimitHeaders(limited.decision) };
+      }
+    }
     // A refused account is answered from the usage cache: a flood of 403s costs no query either.
     const snapshot = await this.usage
       .latest(accountId, () => this.meter.snapshot({ accountId }))
       .catch(() => null);
-    return snapshot ? usageHeaders(snapshot, null, { marketplaceVerified: false }) : {};
+    const usage = snapshot ? usageHeaders(snapshot, null, { marketplaceVerified: false }) : {};
+    return { error, headers: { ...rate, ...usage } };
   }
 
   private parse(endpoint: Endpoint, input: FilterInput, caller: Caller): ParsedRequest {

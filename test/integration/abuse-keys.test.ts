@@ -135,6 +135,8 @@ it('a lost notification connection is reconnected and reloaded: a key created me
 
 it('a key-shaped X-Request-ID is neither logged nor stored', async () => {
   const reader = await newReader(ctx.deps);
+  // The key is checked before the id (contract §17.1): wait until the key set vouches for it.
+  expect(await within(5000, reader.key, (status) => status === 200)).not.toBeNull();
   const pasted = randomKey();
   const res = await get(ctx.baseUrl, '/v1/opportunities?limit=1', {
     key: reader.key,

@@ -47,6 +47,26 @@ describe('403', () => {
     for (const path of PATHS)
       expectAuthError(await get(ctx.baseUrl, path, { key: reader.key }), 403, code);
   });
+
+  // contract §19.1: a refused account's key is still an authenticated caller: its window goes
+  // out, and a burst past its rate is a 429 like any other.
+  it('carries X-RateLimit-* and counts against the rate limit', async () => {
+    const reader = await newReader(ctx.deps, { status: 'suspended', rps_override: 2 });
+    const res = await get(ctx.baseUrl, '/v1/opportunities', { key: reader.key });
+    expectAuthError(res, 403, 'api_access_suspended');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        get(ctx.baseUrl, '/v1/opportunities/count', { key: reader.key }),
+      ),
+    );
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 403 && s !== 429)).toEqual([]);
+    const limited = burst.find((r) => r.status === 429);
+    expect(limited?.body.error.code).toBe('rate_limit_exceeded');
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe('402', () => {

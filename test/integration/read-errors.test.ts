@@ -214,6 +214,33 @@ describe('X-Request-ID', () => {
     expect(res.text).not.toContain(value);
   });
 
+  // contract §18.2: refused once the key is known good, it is an authenticated response like any
+  // other, with the account's usage headers and the key's window.
+  it('an invalid one beside a good key: 422 with the usage and rate-limit headers', async () => {
+    const res = await list('limit=1', reader.key, { 'X-Request-ID': 'has space' });
+    expectError(res, 422, 'validation_error', { parameter: 'X-Request-ID' });
+    expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-service-opportunity-used')).toMatch(/^\d+$/);
+  });
+
+  // contract §14.4: no key, or a bad one, is what such a request is told first.
+  it('an invalid one with no key or a bad key: the 401 comes first', async () => {
+    const headers = { 'X-Request-ID': 'has space' };
+    expectError(await list('limit=1', '', headers), 401, 'missing_api_key');
+    expectError(await list('limit=1', `oppk_${'C'.repeat(40)}`, headers), 401, 'invalid_api_key');
+  });
+
+  it('an invalid one on a public route is 422 with or without a key', async () => {
+    for (const key of [undefined, reader.key]) {
+      const res = await get(ctx.baseUrl, '/v1/taxonomy/occupations', {
+        ...(key ? { key } : {}),
+        headers: { 'X-Request-ID': 'has space' },
+      });
+      expectError(res, 422, 'validation_error', { parameter: 'X-Request-ID' });
+    }
+  });
+
   it('an invalid one still gets Cache-Control: no-store on an authenticated endpoint', async () => {
     const res = await list('limit=1', reader.key, { 'X-Request-ID': 'has space' });
     expect(res.status).toBe(422);

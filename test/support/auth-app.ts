@@ -68,7 +68,7 @@ export async function startAuthApp(
   app.get('/rest', auth.requireApiKey({ allowBearer: false }), whoami);
   app.post('/mcp', auth.requireApiKey({ allowBearer: true }), whoami);
   // No read service here: a 403's usage headers are the read suites' concern.
-  app.use(errorHandler(logger, async () => ({})));
+  app.use(errorHandler(logger, async (error) => ({ error, headers: {} })));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

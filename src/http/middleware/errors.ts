@@ -4,19 +4,29 @@ import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
 import { fromExpressError } from './express-errors';
 
-/** The usage headers of the account an error names (service/read-service.ts accountHeaders). */
-export type AccountHeaders = (err: ApiError) => Promise<Record<string, string>>;
+/**
+ * The answer to an error that names an account (service/read-service.ts accountRefusal): the
+ * error to send (a 429 when the authenticated key is over its rate) and the headers it carries.
+ */
+export type AccountRefusal = (
+  err: ApiError,
+) => Promise<{ error: ApiError; headers: Record<string, string> }>;
 
 /**
  * Every REST failure ends here (the /mcp adapter's HTTP refusals too), and goes out through the one
  * presenter (adapter/presenter.ts). An error that names an account before a Caller exists (a 403
- * from authentication) carries that account's usage headers, like every authenticated response
- * that names an account (contract §18.2).
+ * from authentication, a malformed X-Request-ID beside a good key) carries that account's usage
+ * headers, like every authenticated response that names an account (contract §18.2), and, when
+ * its key is known, is counted against the rate limit and carries its window (contract §19.1).
  */
-export function errorHandler(logger: Logger, accountHeaders: AccountHeaders) {
+export function errorHandler(logger: Logger, accountRefusal: AccountRefusal) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
-    const apiError = asApiError(err, logger, req);
-    if (apiError.accountId !== undefined) res.set(await accountHeaders(apiError));
+    let apiError = asApiError(err, logger, req);
+    if (apiError.accountId !== undefined) {
+      const refusal = await accountRefusal(apiError);
+      res.set(refusal.headers);
+      apiError = refusal.error;
+    }
     sendError(res, apiError, req.requestId ?? 'unknown', logger);
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { validationError } from '../../domain/errors';
+import { validationError, type ApiError } from '../../domain/errors';
 import { runWithRequestId } from '../../infra/request-context';
 
 // contract §17.1: 1 to 128 of A-Za-z0-9._:- ; a missing id is generated (uuid).
@@ -15,6 +15,12 @@ const KEY_SHAPED = /^oppk_[A-Za-z0-9]+$|oppk_[A-Za-z0-9]{32}/i;
 declare module 'express-serve-static-core' {
   interface Request {
     requestId: string;
+    /**
+     * A refused X-Request-ID, raised once an authenticated route has checked the key
+     * (adapter/authenticate.ts), so that a missing or bad key is answered first and a good one
+     * gets the usage and rate-limit headers of any authenticated response.
+     */
+    requestIdRefusal?: ApiError;
   }
 }
 
@@ -33,7 +39,10 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   // A refused id is never echoed (nor logged): the envelope gets a fresh one.
   req.requestId = problem !== null ? randomUUID() : (supplied ?? randomUUID());
   res.setHeader('X-Request-ID', req.requestId);
-  if (problem !== null) return next(validationError('X-Request-ID', 'bad_format', problem));
+  // Held back, not refused here: an authenticated route checks its key first and then refuses it
+  // (adapter/authenticate.ts); every other route refuses it before it runs (app/create-app.ts).
+  if (problem !== null)
+    req.requestIdRefusal = validationError('X-Request-ID', 'bad_format', problem);
   // Every log line of the rest of this request names it (infra/logger.ts).
   runWithRequestId(req.requestId, next);
 }
