@@ -35,6 +35,15 @@ export class UsageCache {
     this.entries.set(usageKey(who), { at: this.now(), snapshot: viewFor(who, snapshot) });
   }
 
+  /**
+   * The last snapshot of the current period, whatever its age, without asking the ledger: for a
+   * response whose ledger is what failed (503 metering_unavailable).
+   */
+  known(who: string | UsageSubject): UsageSnapshot | undefined {
+    const hit = this.entries.get(usageKey(who), { use: false });
+    return hit && this.now() < hit.snapshot.periodEnd.getTime() ? hit.snapshot : undefined;
+  }
+
   /** A snapshot of the current period, whatever its age, else one shared `fetch`. */
   latest(who: string | UsageSubject, fetch: () => Promise<UsageSnapshot>): Promise<UsageSnapshot> {
     return this.get(who, Number.POSITIVE_INFINITY, fetch);

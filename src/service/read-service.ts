@@ -422,6 +422,16 @@ export class ReadService {
         Object.assign(headers, await this.cachedUsageHeaders(caller, 'latest').catch(() => ({})));
       } else if (err.code !== 'metering_unavailable') {
         Object.assign(headers, await this.snapshotHeaders(caller).catch(() => ({})), err.headers);
+      } else {
+        // The ledger is what failed: asking it again would only double the wait. The last figures
+        // this process saw, when it saw some, still name the account (contract §18.2).
+        const known = this.usage.known(usageSubject(caller));
+        if (known) {
+          const shown = usageHeaders(known, null, {
+            marketplaceVerified: caller.marketplaceVerified,
+          });
+          Object.assign(headers, shown, err.headers);
+        }
       }
       return { ok: false, error: err, headers };
     }

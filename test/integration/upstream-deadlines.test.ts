@@ -79,6 +79,39 @@ describe('a Postgres that stops answering', () => {
   });
 });
 
+// contract §18.2: the 503 of a ledger that cannot be had in time still names the account; it
+// carries the last usage figures the process saw, without asking the ledger again.
+describe('a ledger locked past POSTGRES_TIMEOUT_MS', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ POSTGRES_TIMEOUT_MS: '300' });
+  });
+  afterAll(() => ctx.close());
+
+  it('→ 503 metering_unavailable with the last usage figures the process saw', async () => {
+    const reader = await newReader(ctx.deps);
+    const seen = await getWithin(ctx.baseUrl, '/v1/usage', reader.key);
+    expect(seen.status).toBe(200);
+    const locker = await ctx.deps.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE metering_usage, metering_deliveries IN ACCESS EXCLUSIVE MODE');
+      const res = await getWithin(ctx.baseUrl, '/v1/opportunities?limit=1', reader.key);
+      expectError(res, 503, 'metering_unavailable');
+      expect(res.headers.get('x-service-opportunity-used')).toBe(
+        seen.headers.get('x-service-opportunity-used'),
+      );
+      expect(res.headers.get('x-service-opportunity-limit')).toBe(
+        seen.headers.get('x-service-opportunity-limit'),
+      );
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+  });
+});
+
 describe('a search engine answering with errors', () => {
   let ctx: TestContext;
   let fake: Server;
