@@ -343,6 +343,52 @@ export class PgMeter implements Metering {
     opportunityIds: readonly string[],
     rules: PageRules = {},
   ): Promise<PageDelivery> {
+    const delivery = await this.deliverOnce(subject, ticket, opportunityIds, rules);
+    return rules.maxNew === undefined
+      ? delivery
+      : this.budgetSpent(subject, ticket, opportunityIds, rules.maxNew, rules, delivery);
+  }
+
+  /**
+   * contract §11.2 under parallel pages of one account: max_new cuts a page by what was new when
+   * it was read, and a parallel page may deliver some of those records before this one charges
+   * them, so the page stopped for a budget it did not spend. It goes on with the rest of its ids
+   * (the ticket is spent by then), a delivery of its own each time, until the budget is spent or
+   * the page is done (at most twice more). What was delivered stands: when the rest cannot be
+   * delivered (402, 503), the page ends where it is, short as it was before.
+   */
+  private async budgetSpent(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    opportunityIds: readonly string[],
+    maxNew: number,
+    rules: PageRules,
+    first: PageDelivery,
+  ): Promise<PageDelivery> {
+    let total = first;
+    for (let round = 0; round < 2; round++) {
+      const left = maxNew - total.newCount;
+      if (left <= 0 || total.consumed >= opportunityIds.length) return total;
+      let more: PageDelivery;
+      try {
+        const rest = opportunityIds.slice(total.consumed);
+        more = await this.deliverOnce(subject, ticket, rest, { ...rules, maxNew: left });
+      } catch (err) {
+        if (err instanceof ApiError) return total;
+        throw err;
+      }
+      total = joined(total, more);
+      if (more.consumed === 0) return total;
+    }
+    return total;
+  }
+
+  private async deliverOnce(
+    subject: BillingSubject,
+    ticket: RequestTicket,
+    opportunityIds: readonly string[],
+    rules: PageRules,
+  ): Promise<PageDelivery> {
     // Zero-result pages consume nothing (contract §16.2): no write but the request id.
     if (opportunityIds.length === 0) {
       await this.spendRequestId(subject, ticket);
@@ -946,4 +992,17 @@ async function inBatches(
 /** The statement that spends a ticket's id. */
 function spendStatement(subject: BillingSubject, ticket: RequestTicket): Statement {
   return statement(SPEND_REQUEST_ID, [subject.accountId, ticket.id]);
+}
+
+/** Two deliveries of one page, the second continuing where the first stopped (budgetSpent). */
+function joined(a: PageDelivery, b: PageDelivery): PageDelivery {
+  return {
+    newCount: a.newCount + b.newCount,
+    includedNewCount: a.includedNewCount + b.includedNewCount,
+    paygNewCount: a.paygNewCount + b.paygNewCount,
+    chargeMillicents: a.chargeMillicents + b.chargeMillicents,
+    usage: b.usage,
+    servedIds: [...a.servedIds, ...b.servedIds],
+    consumed: a.consumed + b.consumed,
+  };
 }

@@ -280,6 +280,25 @@ describe('max_new=N', () => {
     expect(newHeader(repeats)).toBe(0);
   });
 
+  // contract §11.2: a page that comes back short with more to come stopped for its budget, so it
+  // holds max_new new records. Parallel pages of one account decide their cut on what was new when
+  // they read; records another page delivered meanwhile turn into repeats, and the page goes on
+  // past them (it stopped short before, with budget left: 4 repeats and 0 new in an audit).
+  it('parallel pages of one account that stop short have spent their budget', async () => {
+    for (let round = 0; round < 6; round++) {
+      const reader = await newReader(ctx.deps);
+      const pages = await Promise.all(
+        Array.from({ length: 3 }, () => list(reader, { limit: '6', max_new: '2' })),
+      );
+      for (const page of pages) {
+        expect(page.status).toBe(200);
+        const { returned, has_more } = page.body.pagination;
+        if (returned < 6 && has_more) expect(newHeader(page)).toBe(2);
+        expect(newHeader(page)).toBeLessThanOrEqual(2);
+      }
+    }
+  });
+
   it('holds under parallel pages of one account: never more new than the budgets allow', async () => {
     const reader = await newReader(ctx.deps);
     const responses = await Promise.all(
