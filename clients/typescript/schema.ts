@@ -2558,6 +2558,31 @@ export interface operations {
           'application/json': components['schemas']['Usage'];
         };
       };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description missing_api_key, invalid_api_key or revoked_api_key */
       401: {
         headers: {
@@ -2715,6 +2740,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
       };
       /** @description validation_error */
       422: {
