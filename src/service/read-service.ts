@@ -38,7 +38,7 @@ import { countEnvelope } from './count-json';
 import { ParsedRequests } from './parsed-requests';
 import { UsageReads } from './usage-reads';
 import { listRepresentationTag } from './list-json';
-import { searchPage, type Page } from './opportunity-search';
+import { searchPage } from './opportunity-search';
 import { servedPage } from './served-page';
 import { pageWithinBytes, type EnvelopeOf } from './result-budget';
 import { projection, sparseRecord } from '../domain/sparse-fields';
@@ -173,11 +173,8 @@ export class ReadService {
           request.appliedFilters,
         );
       const unseenOnly = request.filter.unseen_only === true;
-      let outcome: PageDelivery;
-      let page: Page;
-      let body: ListEnvelope;
-      let served: Awaited<ReturnType<typeof servedPage>>;
-      for (let attempt = 1; ; attempt++) {
+      /** One search of the page and its delivery; a 304 instead when revalidation allows it. */
+      const searchAndDeliver = async () => {
         const found = await this.expensive.run(accountId, request, window, async () => {
           // contract §11.1: unseen_only leaves out what the account already received this period.
           const exclude = unseenOnly
@@ -187,15 +184,15 @@ export class ReadService {
         });
         // contract §21.11: cut to the result budget before metering, so what is left out is never
         // delivered or charged.
-        page = budget
+        const page = budget
           ? await pageWithinBytes(this.deps.cursor, found, envelopeOf, budget.maxBytes, accountId)
           : found;
-        body = envelopeOf(page);
+        const body = envelopeOf(page);
         const notModified = revalidation
           ? await this.unchangedRepeats(caller, body, page.records, revalidation)
           : null;
-        if (notModified) return notModified;
-        outcome = this.delivered(
+        if (notModified) return { notModified };
+        const outcome = this.delivered(
           caller,
           await this.meter.deliver(
             subject(caller),
@@ -205,13 +202,20 @@ export class ReadService {
           ),
         );
         // max_new and unseen_only may cut the page under the account lock (contract §11).
-        served = await servedPage(this.deps.cursor, page, outcome, accountId);
-        if (!unseenOnly || !lostToParallelPage(outcome) || attempt === UNSEEN_ATTEMPTS) break;
-        // contract §16.4: contention is resolved by waiting, not by an empty page. Parallel pages
-        // of the account delivered these records first; search again from the same position, now
-        // without them. The request id was spent by the first delivery, which delivered and
-        // charged nothing.
+        const served = await servedPage(this.deps.cursor, page, outcome, accountId);
+        return { page, body, outcome, served };
+      };
+      let done = await searchAndDeliver();
+      // contract §16.4: contention is resolved by waiting, not by an empty page. When parallel
+      // pages of the account delivered every record found first, search again from the same
+      // position, now without them. The first delivery spent the request id and delivered and
+      // charged nothing.
+      for (let attempt = 1; attempt < UNSEEN_ATTEMPTS; attempt++) {
+        if (done.notModified || !unseenOnly || !lostToParallelPage(done.outcome)) break;
+        done = await searchAndDeliver();
       }
+      if (done.notModified) return done.notModified;
+      const { page, body, outcome, served } = done;
       const servedBody = served === page ? body : envelopeOf(served);
       return {
         body: servedBody,
