@@ -88,9 +88,21 @@ export function readHistogram(agg: unknown): BucketCount[] {
     .map((b) => ({ start: Number(b.key), count: b.doc_count }));
 }
 
+/**
+ * A (unit, currency) entry as the aggregation answered it; `approximate` when its quartiles are
+ * the TDigest's (more than EXACT_VALUES distinct values), to be made exact (exact-quartiles.ts)
+ * with the unit and the currency as indexed.
+ */
+export interface RateStatsRead {
+  entry: RateStatsEntry;
+  approximate: boolean;
+  unitKey: string;
+  currencyKey: string;
+}
+
 /** Every (unit, currency) entry, unordered and unsuppressed (the service does both). */
-export function readRateStats(agg: unknown): RateStatsEntry[] {
-  const out: RateStatsEntry[] = [];
+export function readRateStats(agg: unknown): RateStatsRead[] {
+  const out: RateStatsRead[] = [];
   for (const unit of (agg as Buckets)?.buckets ?? []) {
     for (const cur of (unit.c as Buckets)?.buckets ?? []) {
       const stats = cur.s as { min: number | null; max: number | null };
@@ -108,13 +120,18 @@ export function readRateStats(agg: unknown): RateStatsEntry[] {
             p75: tdigest['75.0'] ?? null,
           };
       out.push({
-        unit: String(unit.key),
-        // The currency field's lowercase normalizer: codes are shown upper-case (ISO 4217).
-        currency: String(cur.key).toUpperCase(),
-        count: cur.doc_count,
-        min: stats.min,
-        max: stats.max,
-        ...quartiles,
+        entry: {
+          unit: String(unit.key),
+          // The currency field's lowercase normalizer: codes are shown upper-case (ISO 4217).
+          currency: String(cur.key).toUpperCase(),
+          count: cur.doc_count,
+          min: stats.min,
+          max: stats.max,
+          ...quartiles,
+        },
+        approximate: exact === null,
+        unitKey: String(unit.key),
+        currencyKey: String(cur.key),
       });
     }
   }

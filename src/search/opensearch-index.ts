@@ -15,7 +15,15 @@ import { LiveMapping } from './live-mapping';
 import type { RecordTexts } from './record-texts';
 import { facetCounts, type Aggregations } from './facet-counts';
 import { aggregationBody, type Json } from './facets';
-import { bucketLimitError, dashboardAggs, readHistogram, readRateStats } from './dashboard-aggs';
+import {
+  bucketLimitError,
+  dashboardAggs,
+  readHistogram,
+  readRateStats,
+  type RateStatsRead,
+} from './dashboard-aggs';
+import { quartileRefinement } from './exact-quartiles';
+import type { RateStatsEntry } from '../domain/aggregates';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -81,7 +89,7 @@ export class OpenSearchIndex implements OpportunityIndex {
   >();
   private readonly aggregateRequests = new WeakMap<
     Filter,
-    Map<string, { body: Json; key: string }>
+    Map<string, { body: Json; key: string; where: Json }>
   >();
 
   /** What the live index can do, asked once per index generation. */
@@ -346,7 +354,7 @@ export class OpenSearchIndex implements OpportunityIndex {
 
   /** contract §10.4, §10.5: the histogram and rate statistics in one size-0 search over the count's query. */
   async aggregates(filter: Filter, query: AggregateQuery): Promise<AggregateResult> {
-    const { body, key } = this.aggregateRequest(filter, query);
+    const { body, key, where } = this.aggregateRequest(filter, query);
     // Dashboards repeat their questions: answers are cached per index generation, as counts are.
     return this.cached(
       'aggregates',
@@ -355,18 +363,40 @@ export class OpenSearchIndex implements OpportunityIndex {
         const { total, aggs } = await this.aggregate(body).catch((err: unknown) => {
           throw bucketLimitError(err) ?? err;
         });
+        const rateStats = query.rateStats
+          ? await Promise.all(readRateStats(aggs.r).map((read) => this.exactRates(where, read)))
+          : undefined;
         return {
           count: total,
           ...(query.histogram ? { histogram: readHistogram(aggs.h) } : {}),
-          ...(query.rateStats ? { rateStats: readRateStats(aggs.r) } : {}),
+          ...(rateStats ? { rateStats } : {}),
         };
       },
       { key },
     );
   }
 
+  /** An entry whose quartiles are the digest's, made exact in two more requests (exact-quartiles.ts). */
+  private async exactRates(where: Json, read: RateStatsRead): Promise<RateStatsEntry> {
+    if (!read.approximate) return read.entry;
+    const refinement = quartileRefinement(where, read.unitKey, read.currencyKey, read.entry);
+    const { aggs } = await this.aggregate(refinement.belowCounts);
+    const searches = refinement.statisticSearches(aggs as Json);
+    if (searches.length === 0) return read.entry;
+    const res = await searchCall(() =>
+      this.client.msearch({
+        index: this.alias,
+        body: searches.flatMap((search) => [{}, search]) as never,
+      }),
+    );
+    return refinement.refined((res.body as { responses: Json[] }).responses);
+  }
+
   /** A dashboard's search body and cache key, built once per filter object and question. */
-  private aggregateRequest(filter: Filter, query: AggregateQuery): { body: Json; key: string } {
+  private aggregateRequest(
+    filter: Filter,
+    query: AggregateQuery,
+  ): { body: Json; key: string; where: Json } {
     let byQuery = this.aggregateRequests.get(filter);
     if (!byQuery) {
       byQuery = new Map();
@@ -377,7 +407,7 @@ export class OpenSearchIndex implements OpportunityIndex {
     if (!request) {
       const where = buildFilterQuery(filter, this.taxonomy);
       const body = aggregationBody(where, dashboardAggs(query), true);
-      request = { body, key: JSON.stringify(body) };
+      request = { body, key: JSON.stringify(body), where };
       byQuery.set(asked, request);
     }
     return request;

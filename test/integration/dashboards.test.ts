@@ -375,6 +375,49 @@ describe('percentiles of a large distribution (TDigest)', () => {
   });
 });
 
+// contract §10.5: within 5 % on ANY set. A gap at a quartile (a cluster near 100, another near
+// 10,000) is where a digest's value is far off: R-7 interpolates across the gap. The entry is made
+// exact from the engine (search/exact-quartiles.ts); the digest gave p25 42 % low here.
+describe('percentiles of a large distribution with a gap at a quartile', () => {
+  let gap: TestContext;
+  let key: string;
+  const LOW = Array.from({ length: 375 }, (_, i) => 100 + i * 0.0027);
+  const HIGH = Array.from({ length: 1125 }, (_, i) => 10_000 + i * 0.089);
+  beforeAll(async () => {
+    gap = await createTestContext();
+    key = (await newReader(gap.deps)).key;
+    await storeAndIndex(
+      gap.deps,
+      [...LOW, ...HIGH].map((v, i) =>
+        makeRecord({
+          id: `00000000-0000-4000-9000-${String(i + 1).padStart(12, '0')}`,
+          rate: { min: v, max: v, currency: 'CHF', unit: 'year' },
+        }),
+      ),
+    );
+  });
+  afterAll(() => gap.close());
+
+  it('p25, median and p75 are the exact interpolated order statistics', async () => {
+    const res = await get(gap.baseUrl, '/v1/opportunities/count?stats=rate', { key });
+    expect(res.status).toBe(200);
+    const [entry] = res.body.rate_stats as RateEntry[];
+    expect(entry).toMatchObject({ unit: 'year', currency: 'CHF', count: 1500 });
+    const sorted = [...LOW, ...HIGH].sort((a, b) => a - b);
+    for (const [k, p] of [
+      ['p25', 0.25],
+      ['median', 0.5],
+      ['p75', 0.75],
+    ] as const) {
+      const exact = percentile(sorted, p);
+      expect(Math.abs((entry?.[k] as number) - exact)).toBeLessThanOrEqual(1e-6 * exact);
+    }
+    // The p25 falls in the gap: between the two clusters, not near either.
+    expect(entry?.p25).toBeGreaterThan(5_000);
+    expect(entry?.p25).toBeLessThan(9_000);
+  });
+});
+
 describe('with q (keyword search)', () => {
   it('histogram and stats count the records q matches', async () => {
     // "java" matches the Java backend class label, so exactly the software_engineering records.
