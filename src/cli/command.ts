@@ -8,6 +8,11 @@ export interface Command {
   usage: string;
   /** More lines for `COMMAND --help`: flags, effects, exit status. */
   help?: string;
+  /**
+   * What it takes besides --json and --help, checked before it runs (checkArguments): an unknown
+   * flag or a wrong number of positional arguments is a usage error (exit 2) and changes nothing.
+   */
+  accepts: { flags: readonly string[]; positional: readonly [min: number, max: number] };
   /** `capabilities` composes on first call: commands that need only Postgres never call it. */
   run(
     args: ParsedArgs,
@@ -78,4 +83,31 @@ export function intFlag(args: ParsedArgs, name: string): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer`);
   return Number(v);
+}
+
+/**
+ * The arguments a command takes, checked once for every command before it runs. A typo must not
+ * pass: `delete --dry-run A B` deleted B (the unknown flag took A as its value), `import a b`
+ * imported a alone, `seed --seeed 9` seeded with seed 1.
+ */
+export function checkArguments(command: Command, args: ParsedArgs): void {
+  const synopsis = `usage: ${command.usage.split(/\s{3,}/)[0] ?? command.name}`;
+  for (const flag of args.flags.keys()) {
+    if (!command.accepts.flags.includes(flag)) {
+      throw new UsageError(`unknown flag --${flag} for ${command.name} (${synopsis})`);
+    }
+  }
+  const [min, max] = command.accepts.positional;
+  const given = args.positional.length;
+  if (given < min || given > max) {
+    const wanted =
+      max === 0
+        ? 'no argument'
+        : min === max
+          ? `${min} argument${min === 1 ? '' : 's'}`
+          : max === Number.POSITIVE_INFINITY
+            ? `at least ${min} argument${min === 1 ? '' : 's'}`
+            : `${min} to ${max} arguments`;
+    throw new UsageError(`${command.name} takes ${wanted}, got ${given} (${synopsis})`);
+  }
 }

@@ -1,7 +1,13 @@
 import { bootstrap, shutdown } from '../bootstrap';
 import { ConfigError } from '../config';
 import type { RealCapabilities } from '../app/compose';
-import { parseArgs, UsageError, type Command, type ComposeOptions } from './command';
+import {
+  checkArguments,
+  parseArgs,
+  UsageError,
+  type Command,
+  type ComposeOptions,
+} from './command';
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
 import { ProgressReporter } from './progress-reporter';
@@ -29,6 +35,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     process.stderr.write(overview(commands));
+    // With --json, one JSON object on stdout whatever happens (contract §22.9).
+    if (words.includes('--json')) {
+      const named = words.filter((w) => w !== '--json').join(' ');
+      const error = named ? `unknown command: ${named}` : 'no command given';
+      process.stdout.write(JSON.stringify({ ok: false, error }) + '\n');
+    }
     return 2;
   }
   if (wantsHelp) {
@@ -57,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
     return capabilities;
   };
   try {
+    checkArguments(command, parsed);
     const result = await command.run(parsed, composed, { progress });
     const failed = result.ok === false;
     process.stdout.write(json ? JSON.stringify(result) + '\n' : formatHuman(result));

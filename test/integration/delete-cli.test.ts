@@ -31,6 +31,27 @@ async function get(path: string) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+// A typo in a flag must not delete anything: the unknown flag used to take the first id as its
+// value and the rest were deleted (`delete --dry-run A B` deleted B).
+it('an unknown flag is a usage error (exit 2) and deletes nothing', async () => {
+  const [, , r2, r3] = records;
+  const run = await cli('delete', '--dry-run', r2?.id ?? '', r3?.id ?? '', '--json');
+  expect(run.code).toBe(2);
+  expect(JSON.parse(run.stdout.trim())).toMatchObject({
+    ok: false,
+    error: expect.stringContaining('unknown flag --dry-run') as string,
+  });
+  expect((await get(`/v1/opportunities/${r2?.id}`)).status).toBe(200);
+  expect((await get(`/v1/opportunities/${r3?.id}`)).status).toBe(200);
+});
+
+// contract §22.9: with --json, one JSON object on stdout, an unknown command included.
+it('an unknown command with --json prints one JSON object and exits 2', async () => {
+  const run = await cli('bogus', '--json');
+  expect(run.code).toBe(2);
+  expect(JSON.parse(run.stdout.trim())).toEqual({ ok: false, error: 'unknown command: bogus' });
+});
+
 it('deletes the known ids, reports the unknown ones and exits 1', async () => {
   const [r0, r1] = records;
   const missing = randomUUID();

@@ -1,4 +1,5 @@
-import { parseArgs } from '../../src/cli/command';
+import { checkArguments, parseArgs, UsageError } from '../../src/cli/command';
+import { commands } from '../../src/cli/commands';
 
 describe('CLI arguments', () => {
   it('reads --name value, --name=value and a bare flag at the end', () => {
@@ -32,6 +33,50 @@ describe('CLI arguments', () => {
       expect(parsed.positional).toEqual(['f.ndjson']);
       expect(parsed.flags.get('json')).toBe(true);
       expect(parsed.flags.get('no-sync')).toBe(true);
+    }
+  });
+});
+
+// Every command's arguments are checked before it runs: a typo is a usage error (exit 2), never a
+// flag swallowing an id or a file silently left out.
+describe('checkArguments', () => {
+  const named = (name: string) => {
+    const command = commands.find((c) => c.name === name);
+    if (!command) throw new Error(`no command ${name}`);
+    return command;
+  };
+  const check = (name: string, argv: string[]) => () =>
+    checkArguments(named(name), parseArgs(argv.filter((a) => a !== '--json')));
+
+  it.each<[string, string[], RegExp]>([
+    ['delete', ['--dry-run', 'A', 'B'], /unknown flag --dry-run for delete/],
+    ['import', ['a.ndjson', 'b.ndjson'], /import takes 1 argument, got 2/],
+    ['import', ['a.ndjson', '--nosync'], /unknown flag --nosync/],
+    ['seed', ['--count', '5', '--seeed', '9'], /unknown flag --seeed/],
+    ['sync', ['--bogus'], /unknown flag --bogus/],
+    ['migrate', ['extra'], /migrate takes no argument, got 1/],
+    ['delete', [], /delete takes at least 1 argument, got 0/],
+    ['usage', ['--account', 'x', '--acount', 'y'], /unknown flag --acount/],
+    ['key revoke', [], /key revoke takes 1 argument, got 0/],
+  ])('%s %j is refused', (name, argv, message) => {
+    expect(check(name, argv)).toThrow(UsageError);
+    expect(check(name, argv)).toThrow(message);
+  });
+
+  it.each<[string, string[]]>([
+    ['delete', ['A', 'B', '--json']],
+    ['import', ['a.ndjson', '--no-sync']],
+    ['seed', ['--count', '5', '--seed', '9']],
+    ['account update', ['ID', '--plan', 'growth']],
+    ['key create', ['--account', 'A', '--label', 'x']],
+  ])('%s %j is taken', (name, argv) => {
+    expect(check(name, argv)).not.toThrow();
+  });
+
+  it('every command declares what it takes', () => {
+    for (const command of commands) {
+      const [min, max] = command.accepts.positional;
+      expect(min).toBeLessThanOrEqual(max);
     }
   });
 });

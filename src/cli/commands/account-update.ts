@@ -1,9 +1,10 @@
 import { updateAccount } from '../../store/account-repo';
 import { UsageError, type Command } from '../command';
-import { accountFlags, accountJson, withPostgres } from './account-create';
+import { ACCOUNT_FLAGS, accountFlags, accountJson, withPostgres } from './account-create';
 
 export const accountUpdateCommand: Command = {
   name: 'account update',
+  accepts: { flags: ACCOUNT_FLAGS, positional: [1, 1] },
   usage:
     'account update ID [same flags as account create; `none` clears an override or the period]',
   async run(args) {

@@ -3,6 +3,7 @@ import { UsageError, type Command } from '../command';
 
 export const deleteCommand: Command = {
   name: 'delete',
+  accepts: { flags: [], positional: [1, Number.POSITIVE_INFINITY] },
   usage:
     'delete ID [ID...]      remove records (tombstones in the change feed); exit 1 when any id was unknown',
   async run(args, capabilities) {

@@ -3,6 +3,7 @@ import { UsageError, type Command } from '../command';
 
 export const importCommand: Command = {
   name: 'import',
+  accepts: { flags: ['no-sync'], positional: [1, 1] },
   usage:
     'import FILE [--no-sync] NDJSON of public records and deletions; exit status 1 when any line was bad',
   help: `

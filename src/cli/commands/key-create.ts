@@ -4,13 +4,9 @@ import { withPostgres } from './account-create';
 
 export const keyCreateCommand: Command = {
   name: 'key create',
+  accepts: { flags: ['account', 'label', 'allowance', 'rps'], positional: [0, 0] },
   usage: 'key create --account ID [--label TEXT] [--allowance N] [--rps N]   prints the key once',
   async run(args) {
-    for (const flag of args.flags.keys()) {
-      if (!['account', 'label', 'allowance', 'rps'].includes(flag)) {
-        throw new UsageError(`unknown flag --${flag}`);
-      }
-    }
     const accountId = stringFlag(args, 'account');
     if (!accountId) throw new UsageError('key create needs --account ID');
     const input = {

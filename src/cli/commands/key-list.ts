@@ -7,6 +7,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export const keyListCommand: Command = {
   name: 'key list',
+  accepts: { flags: ['account'], positional: [0, 0] },
   usage: 'key list --account ID   prefixes and labels, never the secret',
   async run(args) {
     const accountId = stringFlag(args, 'account');

@@ -4,6 +4,7 @@ import { withPostgres } from './account-create';
 
 export const keyRevokeCommand: Command = {
   name: 'key revoke',
+  accepts: { flags: [], positional: [1, 1] },
   usage: 'key revoke KEY_ID      immediate (within 1 s), idempotent, no replacement is created',
   async run(args) {
     const [id, ...extra] = args.positional;

@@ -4,6 +4,7 @@ import type { Command } from '../command';
 
 export const migrateCommand: Command = {
   name: 'migrate',
+  accepts: { flags: [], positional: [0, 0] },
   usage: 'migrate',
   // Needs only Postgres: no search engine is started for it.
   async run() {

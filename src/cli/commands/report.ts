@@ -15,6 +15,7 @@ const OWN_PARAMETERS = ['histogram', 'interval', 'stats'];
 
 export const reportCommand: Command = {
   name: 'report',
+  accepts: { flags: ['api', 'filters', 'out', 'title'], positional: [0, 0] },
   usage: 'report --api URL [--filters QUERY] [--out FILE] [--title TEXT]',
   help: `
 Writes a self-contained HTML report (no script, nothing loaded from anywhere, no key inside) of

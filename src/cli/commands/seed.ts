@@ -3,6 +3,7 @@ import { intFlag, UsageError, type Command } from '../command';
 
 export const seedCommand: Command = {
   name: 'seed',
+  accepts: { flags: ['count', 'seed'], positional: [0, 0] },
   usage: 'seed --count N [--seed S]   deterministic synthetic records, stored and indexed',
   help: `
 Generates N realistic synthetic records (the same N records for the same --seed, default 1),

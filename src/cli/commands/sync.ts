@@ -3,6 +3,7 @@ import type { Command } from '../command';
 
 export const syncCommand: Command = {
   name: 'sync',
+  accepts: { flags: [], positional: [0, 0] },
   usage: 'sync                   index what changed since the last sync',
   help: `
 Indexes every record changed since the last sync (Postgres is canonical; the index follows it),
@@ -20,11 +21,14 @@ again to refresh.`,
 
 export const reindexCommand: Command = {
   name: 'reindex',
+  accepts: { flags: [], positional: [0, 0] },
   usage: 'reindex                rebuild into a new index, then swap the alias atomically',
   help: `
 Builds a new index from one consistent snapshot of Postgres, swaps the alias to it in one atomic
-call (reads never see a missing or half-filled index), drops the old index, then catches up with
-what changed meanwhile. Progress on stderr every 2 seconds.`,
+call (reads never see a missing or half-filled index), then catches up with what changed
+meanwhile. The old index is kept, retired, for RETIRED_INDEX_GRACE_MS (10 minutes by default) so
+that a search already on its way to it finishes; the first sync, import, seed or reindex after
+that deletes it (docs/operations.md). Progress on stderr every 2 seconds.`,
   async run(_args, capabilities, io) {
     return {
       ok: true,

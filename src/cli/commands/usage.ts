@@ -7,6 +7,7 @@ import { stringFlag, UsageError, type Command } from '../command';
  */
 export const usageCommand: Command = {
   name: 'usage',
+  accepts: { flags: ['account'], positional: [0, 0] },
   usage: 'usage --account ID',
   async run(args, capabilities) {
     const accountId = stringFlag(args, 'account');
