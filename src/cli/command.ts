@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Progress } from '../infra/progress';
 import type { RealCapabilities } from '../app/compose';
 
@@ -110,4 +111,13 @@ export function checkArguments(command: Command, args: ParsedArgs): void {
             : `${min} to ${max} arguments`;
     throw new UsageError(`${command.name} takes ${wanted}, got ${given} (${synopsis})`);
   }
+}
+
+/**
+ * A path the operator typed, from the directory they typed it in: `npm run cli` runs in the
+ * checkout's root and says where it was started in INIT_CWD, so `import data.ndjson` from a
+ * subdirectory reads that subdirectory's file, not the root's.
+ */
+export function userPath(typed: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), typed);
 }

@@ -1,4 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { makeRecord } from '../support/fixtures';
 import { aliasTargets } from '../../src/search/index-manager';
 import { MIGRATIONS_DIR } from '../../src/store/migrate';
 import { cliJson } from '../support/cli';
@@ -48,4 +51,20 @@ it('sync finds nothing new; reindex rebuilds into a new index behind the alias',
   expect(after).not.toEqual(before);
   const count = await ctx.deps.search.count({ index: ctx.deps.alias });
   expect(count.body.count).toBe(60);
+});
+
+// Last: it stores a record the tests above do not expect.
+// `npm run cli` runs in the checkout's root; a relative FILE is the operator's, from where they
+// typed it (INIT_CWD), not the root's.
+it('import reads a relative FILE from the directory the command was typed in', async () => {
+  const here = mkdtempSync(path.join(tmpdir(), 'cli-relative-'));
+  const record = makeRecord({ title: 'Relative Path Engineer' });
+  writeFileSync(path.join(here, 'records.ndjson'), JSON.stringify(record) + '\n');
+  const run = await cliJson(['import', 'records.ndjson', '--no-sync'], {
+    databaseUrl: ctx.databaseUrl,
+    env: { INIT_CWD: here },
+  });
+  expect(run.code).toBe(0);
+  expect(run.report).toMatchObject({ ok: true, store: { inserted: 1 } });
+  rmSync(here, { recursive: true, force: true });
 });

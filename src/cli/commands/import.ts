@@ -1,5 +1,5 @@
 import { importNdjson } from '../../service/import-records';
-import { UsageError, type Command } from '../command';
+import { userPath, UsageError, type Command } from '../command';
 
 export const importCommand: Command = {
   name: 'import',
@@ -19,8 +19,9 @@ bad. Progress (lines read, then records indexed) on stderr every 2 seconds.
             contacted, so it works while it is unreachable. The API processes' index follower
             (SYNC_INTERVAL_MS) indexes the records, and indexes deletions away, by itself.`,
   async run(args, capabilities, io) {
-    const file = args.positional[0];
-    if (!file) throw new UsageError('import needs a FILE');
+    const typed = args.positional[0];
+    if (!typed) throw new UsageError('import needs a FILE');
+    const file = userPath(typed);
     const sync = !args.flags.has('no-sync');
     const { deps } = await capabilities({ searchEngine: sync });
     return { ...(await importNdjson(deps, file, io?.progress, { sync })) };

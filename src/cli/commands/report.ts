@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { CountEnvelope } from '../../domain/envelopes';
-import { stringFlag, UsageError, type Command } from '../command';
+import { stringFlag, userPath, UsageError, type Command } from '../command';
 import { renderReport } from '../report-html';
 
 // `report`: a self-contained HTML dashboard of a filter set, drawn from the API's own
@@ -52,7 +51,7 @@ Exit status 1 when the API refuses the request (its error code and message are p
     query.set('histogram', 'published');
     query.set('interval', 'week');
     query.set('stats', 'rate');
-    const out = path.resolve(stringFlag(args, 'out') ?? 'opportunity-report.html');
+    const out = userPath(stringFlag(args, 'out') ?? 'opportunity-report.html');
     const title = stringFlag(args, 'title') ?? 'Opportunity report';
 
     const url = new URL('v1/opportunities/count', base.href.endsWith('/') ? base : `${base.href}/`);
