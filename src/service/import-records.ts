@@ -95,9 +95,11 @@ export async function importNdjson(
   };
 
   const input = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  for await (const text of input) {
+  for await (const line of input) {
     lines++;
     progress.advance(1);
+    // A file saved with a byte order mark (Windows tools write one) starts with U+FEFF.
+    const text = lines === 1 && line.startsWith('\uFEFF') ? line.slice(1) : line;
     if (!text.trim()) continue;
     const result = validateLine(text, deps);
     if (Array.isArray(result)) {
@@ -136,7 +138,10 @@ function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion
   }
   const parsed = Opportunity.safeParse(json);
   if (!parsed.success) {
-    return parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`);
+    // One reason once: a field checked by two rules can fail both with the same words.
+    return [
+      ...new Set(parsed.error.issues.map((i) => `${i.path.join('.') || '(record)'}: ${i.message}`)),
+    ];
   }
   const problems = taxonomyProblems(parsed.data, deps.taxonomy);
   return problems.length ? problems : parsed.data;

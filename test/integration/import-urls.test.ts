@@ -70,7 +70,18 @@ describe('import', () => {
     expect(report.rejected[0]?.errors.join()).toMatch(/canonical_url: .*http or https/);
     expect(report.rejected[1]?.errors.join()).toMatch(/application_url: .*http or https/);
     expect(report.rejected[2]?.errors.join()).toMatch(/sources\.0\.url: .*http or https/);
+    // Each reason once, though the URL fails two checks with the same words.
+    for (const { errors } of report.rejected) expect(new Set(errors).size).toBe(errors.length);
     const stored = await ctx.deps.pool.query<{ id: string }>('SELECT id FROM opportunities');
     expect(stored.rows.map((r) => r.id)).toEqual([good.id]);
+  });
+
+  // A file saved with a byte order mark (as Windows tools write them) reads its first line.
+  it('takes a first line that starts with a UTF-8 byte order mark', async () => {
+    const record = makeRecord();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-bom-')), 'bom.ndjson');
+    writeFileSync(file, '\uFEFF' + JSON.stringify(record) + '\n');
+    const report = await importNdjson(ctx.deps, file, undefined, { sync: false });
+    expect(report).toMatchObject({ ok: true, valid: 1, rejected: [] });
   });
 });
