@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { postToolCall } from '../support/mcp-messages';
 
 // contract §15.4, §18.4, §5.7: a key's own, lower allowance is the limit its usage headers show,
 // and what is left of it their remaining (the stricter of key and account), on every response
@@ -54,20 +55,7 @@ export function keyAllowanceBehaviour(start: () => Promise<KeyAllowanceWorld>): 
 
   /** get_usage over /mcp (contract §21.5): its figures and the HTTP response's headers. */
   async function getUsageTool(key: string) {
-    const res = await fetch(`${world.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${key}`,
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_usage', arguments: {} },
-      }),
-    });
+    const res = await postToolCall(world.baseUrl, key, 'get_usage');
     const rpc = (await res.json()) as {
       result: { structuredContent: { opportunities: Reply['body']['opportunities'] } };
     };

@@ -71,6 +71,18 @@ function expectRates(actual: RateEntry[], expected: RateEntry[]): void {
   });
 }
 
+/** The entry's quartiles against R-7 over `sorted`, within `tolerance` of each (relative). */
+function expectQuartiles(entry: RateEntry | undefined, sorted: number[], tolerance: number): void {
+  for (const [k, p] of [
+    ['p25', 0.25],
+    ['median', 0.5],
+    ['p75', 0.75],
+  ] as const) {
+    const exact = percentile(sorted, p);
+    expect(Math.abs((entry?.[k] as number) - exact)).toBeLessThanOrEqual(tolerance * exact);
+  }
+}
+
 const RECENT = '2025-12-01';
 const FILTERS: OracleFilter[] = [
   { freshAfter: RECENT },
@@ -364,14 +376,7 @@ describe('percentiles of a large distribution (TDigest)', () => {
     expect(entry).toMatchObject({ unit: 'hour', currency: 'CHF', count: 1500 });
     expect(entry?.min).toBeCloseTo(sorted[0] as number, 9);
     expect(entry?.max).toBeCloseTo(sorted[sorted.length - 1] as number, 9);
-    for (const [k, p] of [
-      ['p25', 0.25],
-      ['median', 0.5],
-      ['p75', 0.75],
-    ] as const) {
-      const exact = percentile(sorted, p);
-      expect(Math.abs((entry?.[k] as number) - exact)).toBeLessThanOrEqual(0.05 * exact);
-    }
+    expectQuartiles(entry, sorted, 0.05);
   });
 });
 
@@ -404,14 +409,7 @@ describe('percentiles of a large distribution with a gap at a quartile', () => {
     const [entry] = res.body.rate_stats as RateEntry[];
     expect(entry).toMatchObject({ unit: 'year', currency: 'CHF', count: 1500 });
     const sorted = [...LOW, ...HIGH].sort((a, b) => a - b);
-    for (const [k, p] of [
-      ['p25', 0.25],
-      ['median', 0.5],
-      ['p75', 0.75],
-    ] as const) {
-      const exact = percentile(sorted, p);
-      expect(Math.abs((entry?.[k] as number) - exact)).toBeLessThanOrEqual(1e-6 * exact);
-    }
+    expectQuartiles(entry, sorted, 1e-6);
     // The p25 falls in the gap: between the two clusters, not near either.
     expect(entry?.p25).toBeGreaterThan(5_000);
     expect(entry?.p25).toBeLessThan(9_000);

@@ -3,6 +3,7 @@ import type { AccountInput } from '../../src/store/account-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { accountWithKey, roomyKey } from '../support/factories';
+import { postToolCall } from '../support/mcp-messages';
 
 // contract §5.7: GET /v1/usage and the MCP tool get_usage say in one body what the usage headers of
 // contract §18.3 say on the same response, for every billing model (§18.4); free, no request
@@ -40,20 +41,7 @@ async function get(path: string, key: string | null, headers: Record<string, str
 
 /** A JSON-RPC tools/call to the stateless /mcp endpoint, with the HTTP response's headers. */
 async function mcpCall(key: string, name: string, args: Record<string, unknown> = {}) {
-  const res = await fetch(`${ctx.baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${key}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name, arguments: args },
-    }),
-  });
+  const res = await postToolCall(ctx.baseUrl, key, name, args);
   const rpc = (await res.json()) as {
     result: { structuredContent: Record<string, unknown>; isError?: boolean };
   };

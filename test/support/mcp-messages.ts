@@ -1,5 +1,5 @@
-// The 2025-era handshake as a raw client sends it (tests that post JSON-RPC by hand rather than
-// through an SDK client, test/support/mcp-clients.ts).
+// Messages as a raw client sends them (tests that post JSON-RPC by hand rather than through an
+// SDK client, test/support/mcp-clients.ts): the 2025-era handshake and a tool call.
 
 export function initializeMessage(clientName = 'x', id: number | string = 1) {
   return {
@@ -12,4 +12,27 @@ export function initializeMessage(clientName = 'x', id: number | string = 1) {
       clientInfo: { name: clientName, version: '1' },
     },
   };
+}
+
+/** A JSON-RPC tools/call POSTed to the stateless /mcp endpoint with a Bearer key: the raw reply. */
+export function postToolCall(
+  baseUrl: string,
+  key: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Response> {
+  return fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    }),
+  });
 }
