@@ -68,10 +68,15 @@ export function requiredClauses(q: KeywordQuery): TextClause[] {
   return out;
 }
 
-/** Excluding clauses (must_not): any excluded word, any excluded phrase. */
+/**
+ * Excluding clauses (must_not): each excluded word and each excluded phrase on its own. A word
+ * excludes what it would match as a required word (every token of `python/ml`); words are never
+ * analyzed together, or a multi-word synonym would join neighbours (`-software -engineer` read as
+ * "software engineer" / swe) and the result would depend on their order.
+ */
 export function excludedClauses(q: KeywordQuery): TextClause[] {
   const out: TextClause[] = [];
-  if (q.excludedWords.length > 0) out.push(words(q.excludedWords.join(' '), 'or'));
+  for (const word of q.excludedWords) out.push(words(word, 'and'));
   for (const text of q.excludedPhrases) out.push(phrase(text));
   return out;
 }

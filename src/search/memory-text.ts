@@ -137,7 +137,8 @@ const contains = (value: readonly string[], seq: readonly string[]) =>
 export class TextMatcher {
   private readonly words: Unit[];
   private readonly groups: { phrase: boolean; units: Unit[]; variants: string[][] }[][];
-  private readonly excludedWords: Unit[];
+  /** Each excluded word's units: it excludes a record holding all of them (keyword-clauses.ts). */
+  private readonly excludedWords: Unit[][];
   private readonly excludedPhrases: string[][][];
 
   constructor(q: KeywordQuery) {
@@ -149,7 +150,7 @@ export class TextMatcher {
         variants: a.phrase ? phraseVariants(a.text) : [],
       })),
     );
-    this.excludedWords = q.excludedWords.length > 0 ? units(q.excludedWords.join(' ')) : [];
+    this.excludedWords = q.excludedWords.map((word) => units(word));
     this.excludedPhrases = q.excludedPhrases.map(phraseVariants);
     // Required words that analyze to nothing (a lone `-`) match nothing, as in the engine.
     this.nothing = q.words.length > 0 && this.words.length === 0;
@@ -169,7 +170,8 @@ export class TextMatcher {
         ? phraseIn(a.variants)
         : a.units.length > 0 && a.units.every((u) => unitIn(tokens, u));
     if (!this.groups.every((g) => g.some(alternativeIn))) return false;
-    if (this.excludedWords.some((u) => unitIn(tokens, u))) return false;
+    const excludes = (word: Unit[]) => word.length > 0 && word.every((u) => unitIn(tokens, u));
+    if (this.excludedWords.some(excludes)) return false;
     return !this.excludedPhrases.some(phraseIn);
   }
 

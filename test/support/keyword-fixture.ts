@@ -60,6 +60,13 @@ export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
   });
 });
 
+/** Every title of the fixture but those matching `pattern` and those named (text elsewhere). */
+function titlesWithout(pattern: RegExp, ...alsoOut: string[]): string[] {
+  return TEXTS.map((t) => t.title).filter(
+    (title) => !pattern.test(title) && !alsoOut.includes(title),
+  );
+}
+
 /** The fixture's records whose title is one of these, in list order (freshness desc). */
 export function titled(...titles: string[]): string[] {
   return KEYWORD_FIXTURE.filter((r) => titles.includes(r.title))
@@ -170,6 +177,22 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
     ],
   ],
   ['exclusion of a phrase', 'data -"data engineer"', ['Engineer, Data Platform']],
+  // Each exclusion on its own: two excluded words never read as one multi-word synonym (software
+  // engineer = swe), so their order does not matter; SWE II holds neither word.
+  // (Frontend Wizard's class is in the software_engineering family: its label holds both words.)
+  [
+    'exclusions in one order',
+    '-software -engineer',
+    titlesWithout(/\b(software|engineer)\b/i, 'Frontend Wizard'),
+  ],
+  [
+    'exclusions in the other',
+    '-engineer -software',
+    titlesWithout(/\b(software|engineer)\b/i, 'Frontend Wizard'),
+  ],
+  ['excluded synonym words apart', '-dev -ops', titlesWithout(/\b(dev|ops)\b/i)],
+  // An excluded word of several tokens excludes what it would match: records holding all of them.
+  ['an excluded word of two tokens', '-python/ml', titlesWithout(/$^/)],
   [
     'OR',
     'rust OR postgresql',
