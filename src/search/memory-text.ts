@@ -35,9 +35,17 @@ const SYMBOL_TERMS: readonly [RegExp, string][] = [
   [/(?<![\p{L}\p{N}_+#])f#(?![\p{L}_+#])/giu, 'fsharp '],
 ];
 
+/**
+ * The combining_marks character filter: an accent written as its own combining character
+ * (decomposed: e + U+0301) is dropped before tokenizing, as ASCII folding drops a precomposed é,
+ * so both spellings of Café are cafe. The standard tokenizer would otherwise keep the mark in the
+ * word, where nothing folds it.
+ */
+const COMBINING_MARKS = /[\u0300-\u036F]+/g;
+
 /** The character filters of both analyzers, in their order. */
 function charFiltered(text: string): string {
-  let out = text.replace(GO_COMPOUNDS, '$1_');
+  let out = text.replace(COMBINING_MARKS, '').replace(GO_COMPOUNDS, '$1_');
   for (const [pattern, term] of SYMBOL_TERMS) out = out.replace(pattern, term);
   return out;
 }

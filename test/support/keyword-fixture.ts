@@ -41,11 +41,13 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'Go-to-Market Lead' },
   { title: 'C# .NET Programmer' },
   { title: 'Embedded C Programmer' },
+  // Its accent written as its own combining character (decomposed), as some sources send it.
+  { title: 'Cafe\u0301 Platform Lead' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
-  const day = String(1 + i).padStart(2, '0');
-  const at = `2026-10-${day}T08:00:00.000Z`;
+  // One day each from 2026-10-01 (past the 31st, into November).
+  const at = new Date(Date.UTC(2026, 9, 1 + i, 8)).toISOString();
   return makeRecord({
     ...NONE,
     normalized_title: t.title.toLowerCase(),
@@ -212,6 +214,10 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ['c is neither c++ nor c#', 'c', ['Embedded C Programmer']],
   ['c++ in a phrase', '"c++ developer"', ['C++ Developer']],
   ['c# beside .net', 'c# .net', ['C# .NET Programmer']],
+  // Accents either way: precomposed or as a combining character, in the record or in q.
+  ['a decomposed accent in the record', 'cafe', ['Cafe\u0301 Platform Lead']],
+  ['a precomposed accent against it', 'caf\u00e9', ['Cafe\u0301 Platform Lead']],
+  ['a decomposed accent in q', 'de\u0301veloppeur', ['Développeur Python Sénior']],
   ['punctuation is text: node.js', 'node.js', ['Node.js Backend Developer']],
   ['employer', 'snowflake', ['Data Engineer']],
   ['a lone - matches nothing', '-', []],
