@@ -15,15 +15,33 @@ const SECRET_VALUE: [RegExp, string][] = [
 
 export const REDACTED = '[redacted]';
 
-/** What every SECRET_VALUE pattern needs in a string: most strings (ids, paths) have none. */
-const MAY_HOLD_SECRET = /oppk_|bearer\s|\/\//i;
+/**
+ * What every SECRET_VALUE pattern needs in a string, or a percent-escape that may hide one: most
+ * strings (ids, paths) have none.
+ */
+const MAY_HOLD_SECRET = /oppk_|bearer\s|\/\/|%[0-9a-f]{2}/i;
+
+/** Each %XX as the byte's character, whatever surrounds it: linear, and never throws. */
+const percentDecoded = (value: string) =>
+  value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+function scrubbed(value: string): string {
+  let out = value;
+  for (const [pattern, replacement] of SECRET_VALUE) out = out.replace(pattern, replacement);
+  return out;
+}
 
 export function redactString(value: string): string {
   // One scan instead of three for every logged string: the request log writes several a request.
   if (!MAY_HOLD_SECRET.test(value)) return value;
-  let out = value;
-  for (const [pattern, replacement] of SECRET_VALUE) out = out.replace(pattern, replacement);
-  return out;
+  // A key can hide behind percent-escapes (a path's /%6Fppk_…, oppk%5F…): when the decoded text
+  // holds one, the decoded text is what is logged, scrubbed.
+  if (value.includes('%')) {
+    const decoded = percentDecoded(value);
+    const cleaned = scrubbed(decoded);
+    if (cleaned !== decoded) return cleaned;
+  }
+  return scrubbed(value);
 }
 
 /** A scrubbed deep copy: secret-named fields become '[redacted]', strings lose embedded keys. */

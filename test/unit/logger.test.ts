@@ -121,3 +121,20 @@ it('redactString scrubs every secret shape, and returns other strings as they ar
   const plain = '/v1/opportunities/count';
   expect(redactString(plain)).toBe(plain);
 });
+
+// A key pasted into a path with a character percent-encoded (the request log writes req.path as
+// the client sent it) is still a key.
+it('redactString finds a key behind percent-escapes', () => {
+  const key = `oppk_${'Ab1'.repeat(12)}`;
+  for (const path of [
+    `/v1/opportunities/%6F${key.slice(1)}`,
+    `/${key.slice(0, 4)}%5F${key.slice(5)}`,
+    `/%6f%70%70%6b%5f${key.slice(5)}`,
+  ]) {
+    const out = redactString(path);
+    expect(out).not.toContain(key.slice(5));
+    expect(out).toContain('oppk_[redacted]');
+  }
+  // Escapes without a key stay as they were.
+  expect(redactString('/v1/opportunities/caf%C3%A9')).toBe('/v1/opportunities/caf%C3%A9');
+});
