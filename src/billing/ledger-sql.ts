@@ -11,14 +11,18 @@ import type { AccountBilling, PeriodUsage } from './snapshot';
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
 
-const WITH_USAGE = `
-  SELECT ${ACCOUNT_COLUMNS},
-         u.period_start AS usage_period_start, u.used, u.included_used, u.payg_used
-    FROM accounts a
-    LEFT JOIN LATERAL (
+/** The account `a`'s latest usage row that starts at or before $2, as `u`. */
+const LATEST_USAGE = `LEFT JOIN LATERAL (
       SELECT period_start, used, included_used, payg_used FROM metering_usage
        WHERE account_id = a.id AND period_start <= $2::timestamptz
        ORDER BY period_start DESC LIMIT 1) u ON true`;
+
+const USAGE_COLUMNS = 'u.period_start AS usage_period_start, u.used, u.included_used, u.payg_used';
+
+const WITH_USAGE = `
+  SELECT ${ACCOUNT_COLUMNS}, ${USAGE_COLUMNS}
+    FROM accounts a
+    ${LATEST_USAGE}`;
 
 /** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
 export const ACCOUNT_WITH_USAGE = `${WITH_USAGE}
@@ -35,16 +39,12 @@ export const ACCOUNTS_WITH_USAGE = `${WITH_USAGE}
  * when it is this period's, as the account's). A key that is not the account's reads as none.
  */
 export const ACCOUNT_KEYS_WITH_USAGE = `
-  SELECT ${ACCOUNT_COLUMNS},
-         u.period_start AS usage_period_start, u.used, u.included_used, u.payg_used,
+  SELECT ${ACCOUNT_COLUMNS}, ${USAGE_COLUMNS},
          s.key_id::text AS key_id, k.allowance AS key_allowance,
          ku.period_start AS key_usage_period_start, ku.included_used AS key_included_used
     FROM unnest($1::uuid[], $3::uuid[]) AS s(account_id, key_id)
     JOIN accounts a ON a.id = s.account_id
-    LEFT JOIN LATERAL (
-      SELECT period_start, used, included_used, payg_used FROM metering_usage
-       WHERE account_id = a.id AND period_start <= $2::timestamptz
-       ORDER BY period_start DESC LIMIT 1) u ON true
+    ${LATEST_USAGE}
     LEFT JOIN api_keys k ON k.id = s.key_id AND k.account_id = a.id
     LEFT JOIN LATERAL (
       SELECT period_start, included_used FROM metering_key_usage
@@ -228,7 +228,7 @@ const DELIVER_COLUMNS = `outcome, new_ids::text[] AS new_ids, included, payg, ch
  * The call's key's own allowance and its included use of the period (contract §15.4), for the
  * headers: two probes of primary keys in the statement that charges, not a round trip. Read in
  * the statement's snapshot, so before its own charge: after a charge the caller takes what is left
- * from meter_charge's included_available instead (pg-meter.ts keyView).
+ * from meter_charge's included_available instead (pg-meter.ts keyAfter).
  */
 function keyColumns(key: string, periodStart: string): string {
   return `,

@@ -832,17 +832,11 @@ export class PgMeter implements Metering {
         AccountRow & UsageColumns & { usage_period_start: Date | null }
       >(prepared('accounts_with_usage', ACCOUNTS_WITH_USAGE, [accountIds, now]));
       const found = new Map<string, UsageSnapshot>();
-      for (const row of rows) {
-        const account = toAccountBilling(row);
-        const period = periodOf(account, now);
-        this.rememberPeriod(row.account_id, period);
-        // The latest usage row counts only when it is this period's (a new period starts at zero).
-        const current = row.usage_period_start?.getTime() === period.start.getTime();
+      for (const row of rows)
         found.set(
           row.account_id,
-          buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE),
+          this.snapshotOf(row, now, () => null),
         );
-      }
       return found;
     });
   }
@@ -868,27 +862,41 @@ export class PgMeter implements Metering {
       );
       const found = new Map<string, UsageSnapshot>();
       for (const row of rows) {
-        const account = toAccountBilling(row);
-        const period = periodOf(account, now);
-        this.rememberPeriod(row.account_id, period);
-        const start = period.start.getTime();
-        const current = row.usage_period_start?.getTime() === start;
-        const keyCurrent = row.key_usage_period_start?.getTime() === start;
-        const key =
-          row.key_id === null
+        const { key_id: keyId } = row;
+        const snapshot = this.snapshotOf(row, now, (period) =>
+          keyId === null
             ? null
             : {
-                keyId: row.key_id,
+                keyId,
                 allowance: row.key_allowance,
-                includedUsed: keyCurrent ? (row.key_included_used ?? 0) : 0,
-              };
-        found.set(
-          usageKey(key ? { accountId: row.account_id, keyId: key.keyId } : row.account_id),
-          buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE, key),
+                // Like the account's: a usage row of an earlier period counts as none.
+                includedUsed:
+                  row.key_usage_period_start?.getTime() === period.start.getTime()
+                    ? (row.key_included_used ?? 0)
+                    : 0,
+              },
         );
+        found.set(usageKey({ accountId: row.account_id, keyId: keyId ?? undefined }), snapshot);
       }
       return found;
     });
+  }
+
+  /**
+   * One account row of a usage read as a snapshot of its current period, with the key `keyOf`
+   * gives for that period (none: the account's own figures). The latest usage row counts only
+   * when it is this period's: a new period starts at zero.
+   */
+  private snapshotOf(
+    row: AccountRow & UsageColumns & { usage_period_start: Date | null },
+    now: Date,
+    keyOf: (period: Period) => KeyUsage | null,
+  ): UsageSnapshot {
+    const account = toAccountBilling(row);
+    const period = periodOf(account, now);
+    this.rememberPeriod(row.account_id, period);
+    const current = row.usage_period_start?.getTime() === period.start.getTime();
+    return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE, keyOf(period));
   }
 
   private asyncSettings() {

@@ -13,7 +13,7 @@ import {
   type RateLimiting,
 } from '../billing/rate-limit';
 import { usageHeaders } from '../billing/headers';
-import type { UsageSnapshot } from '../billing/snapshot';
+import type { UsageSnapshot, UsageSubject } from '../billing/snapshot';
 import type { UsageEnvelope } from '../domain/usage-envelope';
 import { ApiError, badOpportunityId } from '../domain/errors';
 import { isUuid } from '../domain/ids';
@@ -287,7 +287,7 @@ export class ReadService {
   ): Promise<Work<ListEnvelope> | null> {
     const etag = listRepresentationTag(body);
     if (!revalidation(etag)) return null;
-    const snapshot = await this.meter.snapshot(subject(caller));
+    const snapshot = await this.meter.snapshot(usageSubject(caller));
     const ids = records.map((r) => r.id);
     const repeats = await this.meter.allDelivered(
       caller.auth.account.id,
@@ -373,7 +373,7 @@ export class ReadService {
       // No parameters (contract §5.7): a name in the query is an unknown one, after the rate limit.
       checkOnlyNames(Object.keys(query), []);
       // Always the ledger itself, never the cache: this is the answer to "how much is left".
-      const snapshot = await this.meter.snapshot(subject(caller));
+      const snapshot = await this.meter.snapshot(usageSubject(caller));
       this.usage.remember(usageSubject(caller), snapshot);
       const usage = usageHeaders(snapshot, null, {
         marketplaceVerified: caller.marketplaceVerified,
@@ -505,18 +505,17 @@ export class ReadService {
   async accountRefusal(
     err: ApiError,
   ): Promise<{ error: ApiError; headers: Record<string, string> }> {
-    if (!err.accountId) return { error: err, headers: {} };
-    const accountId = err.accountId;
+    const who = err.authenticated;
+    if (!who) return { error: err, headers: {} };
+    const { accountId } = who;
     let error = err;
-    let rate: Record<string, string> = {};
-    if (err.authenticated) {
-      try {
-        rate = rateLimitHeaders(await this.limits.check(err.authenticated));
-      } catch (limited) {
-        if (!(limited instanceof RateLimitExceeded)) throw limited;
-        error = limited;
-        rate = { ...limited.headers, ...rateLimitHeaders(limited.decision) };
-      }
+    let rate: Record<string, string>;
+    try {
+      rate = rateLimitHeaders(await this.limits.check(who));
+    } catch (limited) {
+      if (!(limited instanceof RateLimitExceeded)) throw limited;
+      error = limited;
+      rate = { ...limited.headers, ...rateLimitHeaders(limited.decision) };
     }
     // A refused account is answered from the usage cache: a flood of 403s costs no query either.
     const snapshot = await this.usage
@@ -538,7 +537,7 @@ export class ReadService {
 
   /** Fresh from the ledger (counts, errors of admitted calls); refreshes the usage cache. */
   private async snapshotHeaders(caller: Caller): Promise<Record<string, string>> {
-    const snapshot = await this.meter.snapshot(subject(caller));
+    const snapshot = await this.meter.snapshot(usageSubject(caller));
     this.usage.remember(usageSubject(caller), snapshot);
     return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
   }
@@ -549,7 +548,7 @@ export class ReadService {
     age: 'latest' | 'fresh',
   ): Promise<Record<string, string>> {
     const snapshot = await this.usage[age](usageSubject(caller), () =>
-      this.meter.snapshot(subject(caller)),
+      this.meter.snapshot(usageSubject(caller)),
     );
     return usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
   }
@@ -568,10 +567,11 @@ const subject = (caller: Caller): BillingSubject => ({
 
 /**
  * Whose usage figures a caller's headers show (contract §15.4, §18.4): a key of its own allowance
- * sees its own (read and cached apart); every other key shares its account's figures and entry.
+ * sees its own (read with the key, cached apart); every other key shares its account's figures,
+ * its cache entry and the plain read of the account.
  */
-const usageSubject = (caller: Caller): string | BillingSubject =>
-  caller.auth.key.allowance === null ? caller.auth.account.id : subject(caller);
+const usageSubject = (caller: Caller): UsageSubject =>
+  caller.auth.key.allowance === null ? { accountId: caller.auth.account.id } : subject(caller);
 
 /**
  * A failure of the store behind a read: its outage is 503 metering_unavailable (the one builder,
