@@ -51,12 +51,11 @@ export class ApiError extends Error {
   readonly status: number;
   /** Response headers that belong with this error (rate limit and usage, contract §18). */
   headers: Record<string, string> = {};
-  /** The account this error is about, when one is known (a 403 names it): its usage headers go out. */
-  accountId?: string;
   /**
-   * The key that was authenticated, with its rates, when the error comes after authentication but
-   * before the service (a 403 for the account's status, a malformed X-Request-ID): the request is
-   * counted against the rate limit and answered with its window (contract §19.1, §19.2).
+   * The key that was authenticated, with its account and rates, when the error comes after
+   * authentication but before the service (a 403 for the account's status, a malformed
+   * X-Request-ID): the account's usage headers go out, and the request is counted against the
+   * rate limit and answered with its window (contract §18.2, §19.1, §19.2).
    */
   authenticated?: { accountId: string; keyId: string; accountRps: number; keyRps: number | null };
   /**

@@ -226,7 +226,6 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
  * rates, so that it is counted against the rate limit like any authenticated request.
  */
 export function refusedAfterAuthentication(error: ApiError, auth: AuthContext): ApiError {
-  error.accountId = auth.account.id;
   error.authenticated = {
     accountId: auth.account.id,
     keyId: auth.key.id,

@@ -22,7 +22,7 @@ export type AccountRefusal = (
 export function errorHandler(logger: Logger, accountRefusal: AccountRefusal) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
     let apiError = asApiError(err, logger, req);
-    if (apiError.accountId !== undefined) {
+    if (apiError.authenticated !== undefined) {
       const refusal = await accountRefusal(apiError);
       res.set(refusal.headers);
       apiError = refusal.error;
