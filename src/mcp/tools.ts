@@ -1,8 +1,8 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
-import { ApiError, invalidFilter, unknownParameter } from '../domain/errors';
-import { toolArgsSchema } from '../domain/filters';
+import { ApiError, invalidFilter } from '../domain/errors';
+import { checkOnlyNames, toolArgsSchema } from '../domain/filters';
 import type { Settings } from '../service/context';
 import type { Caller, Outcome, ReadService } from '../service/read-service';
 import { taxonomyDocument } from '../service/taxonomy-service';
@@ -72,10 +72,12 @@ const NoArgs = z.strictObject({});
  * is named instead of ignored.
  */
 function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): void {
-  for (const [name, value] of Object.entries(args)) {
-    if (value === undefined || value === null || allowed.includes(name)) continue;
-    throw unknownParameter(name);
-  }
+  // A null argument counts as absent, as the filter arguments do, whatever its name.
+  const given = Object.entries(args).filter(([, value]) => value !== undefined && value !== null);
+  checkOnlyNames(
+    given.map(([name]) => name),
+    allowed,
+  );
 }
 
 /**
