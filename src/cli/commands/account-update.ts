@@ -1,5 +1,5 @@
 import { updateAccount } from '../../store/account-repo';
-import { UsageError, type Command } from '../command';
+import type { Command } from '../command';
 import { ACCOUNT_FLAGS, accountFlags, accountJson, withPostgres } from './account-create';
 
 export const accountUpdateCommand: Command = {
@@ -8,8 +8,8 @@ export const accountUpdateCommand: Command = {
   usage:
     'account update ID [same flags as account create; `none` clears an override or the period]',
   async run(args) {
-    const [id, ...extra] = args.positional;
-    if (!id || extra.length) throw new UsageError('account update needs exactly one account ID');
+    // Exactly one, checked before it runs (checkArguments).
+    const [id = ''] = args.positional;
     const patch = accountFlags(args, true);
     const account = await withPostgres((pool) => updateAccount(pool, id, patch));
     if (!account) throw new Error(`no account ${id}`);

@@ -1,5 +1,5 @@
 import { deleteRecords } from '../../service/delete-records';
-import { UsageError, type Command } from '../command';
+import type { Command } from '../command';
 
 export const deleteCommand: Command = {
   name: 'delete',
@@ -7,7 +7,6 @@ export const deleteCommand: Command = {
   usage:
     'delete ID [ID...]      remove records (tombstones in the change feed); exit 1 when any id was unknown',
   async run(args, capabilities) {
-    if (!args.positional.length) throw new UsageError('delete needs at least one ID');
     return { ...(await deleteRecords((await capabilities()).deps, args.positional)) };
   },
 };

@@ -1,5 +1,5 @@
 import { importNdjson } from '../../service/import-records';
-import { userPath, UsageError, type Command } from '../command';
+import { userPath, type Command } from '../command';
 
 export const importCommand: Command = {
   name: 'import',
@@ -19,9 +19,8 @@ bad. Progress (lines read, then records indexed) on stderr every 2 seconds.
             contacted, so it works while it is unreachable. The API processes' index follower
             (SYNC_INTERVAL_MS) indexes the records, and indexes deletions away, by itself.`,
   async run(args, capabilities, io) {
-    const typed = args.positional[0];
-    if (!typed) throw new UsageError('import needs a FILE');
-    const file = userPath(typed);
+    // Exactly one FILE, checked before it runs (checkArguments).
+    const file = userPath(args.positional[0] ?? '');
     const sync = !args.flags.has('no-sync');
     const { deps } = await capabilities({ searchEngine: sync });
     return { ...(await importNdjson(deps, file, io?.progress, { sync })) };

@@ -1,5 +1,5 @@
 import { revokeApiKey } from '../../store/api-key-repo';
-import { UsageError, type Command } from '../command';
+import type { Command } from '../command';
 import { withPostgres } from './account-create';
 
 export const keyRevokeCommand: Command = {
@@ -7,8 +7,8 @@ export const keyRevokeCommand: Command = {
   accepts: { flags: [], positional: [1, 1] },
   usage: 'key revoke KEY_ID      immediate (within 1 s), idempotent, no replacement is created',
   async run(args) {
-    const [id, ...extra] = args.positional;
-    if (!id || extra.length) throw new UsageError('key revoke needs exactly one KEY_ID');
+    // Exactly one, checked before it runs (checkArguments).
+    const [id = ''] = args.positional;
     const revokedAt = await withPostgres((pool) => revokeApiKey(pool, id));
     if (!revokedAt) throw new Error(`no key ${id}`);
     return { ok: true, id, revoked_at: revokedAt.toISOString() };
