@@ -3,7 +3,7 @@ import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { KEYWORD_FIXTURE } from '../support/keyword-fixture';
 import { aliasOnLegacyIndex } from '../support/legacy-index';
-import { startServer, waitReady, type ServerProcess } from '../support/server-process';
+import { logged, startServer, waitReady, type ServerProcess } from '../support/server-process';
 
 // `npm start` in local mode brings everything up itself: an index left by older code (a newcomer's
 // checkout from before keyword search) is rebuilt with the code's mapping behind the alias, from
@@ -35,12 +35,9 @@ it('rebuilds an index of an older mapping in the background and swaps the alias 
     LOG_LEVEL: 'info',
   });
   await waitReady(server);
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline && !server.stderr().includes('index rebuilt')) {
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  expect(server.stderr()).toContain('rebuilding it in the background');
-  expect(server.stderr()).toContain('index rebuilt with the current mapping');
+  const out = await logged(server, 'index rebuilt with the current mapping', 120_000);
+  expect(out).toContain('rebuilding it in the background');
+  expect(out).toContain('index rebuilt with the current mapping');
   expect(await liveMappingVersion(ctx.deps.search, ctx.deps.alias)).toBe(MAPPING_VERSION);
   const count = await ctx.deps.search.count({ index: ctx.deps.alias });
   expect(count.body.count).toBe(KEYWORD_FIXTURE.length);

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { Pool } from 'pg';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
-import { productionSuite, waitReady } from '../support/server-process';
+import { logged, productionSuite, waitReady } from '../support/server-process';
 import { initializeMessage } from '../support/mcp-messages';
 
 // contract §22.4, §22.5, §22.6: production mode, concurrent starts and SIGTERM, with the API as
@@ -42,7 +42,8 @@ it('two instances starting at once share one schema and one index, with no demo 
   }
   const indices = await search.cat.indices({ index: `${alias}__*`, format: 'json' });
   expect((indices.body as unknown[]).length).toBe(1);
-  for (const s of [a, b]) expect(s.stderr()).toContain('"mode":"production"');
+  for (const s of [a, b])
+    expect(await logged(s, '"mode":"production"')).toContain('"mode":"production"');
 
   a.child.kill('SIGTERM');
   b.child.kill('SIGTERM');

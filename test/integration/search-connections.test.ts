@@ -13,6 +13,7 @@ import {
   type SearchProxy,
 } from '../support/search-proxies';
 import {
+  logged,
   scratchDatabase,
   startServer,
   waitReady,
@@ -154,7 +155,9 @@ describe('TLS with a private CA', () => {
   it('trusted through OPENSEARCH_CA_FILE: the API becomes ready and the CLI seeds through it', async () => {
     const server = await api({ OPENSEARCH_URL: tls.url, OPENSEARCH_CA_FILE: ca.caFile });
     await waitReady(server);
-    expect(server.stderr()).toContain(`"opensearch":"${tls.url}"`);
+    expect(await logged(server, `"opensearch":"${tls.url}"`)).toContain(
+      `"opensearch":"${tls.url}"`,
+    );
     await stop(server);
 
     const before = tls.forwarded;
@@ -194,7 +197,9 @@ describe('basic authentication', () => {
       OPENSEARCH_PASSWORD: PASSWORD,
     });
     await waitReady(server);
-    expect(server.stderr()).toContain('"opensearch_auth":"basic"');
+    expect(await logged(server, '"opensearch_auth":"basic"')).toContain(
+      '"opensearch_auth":"basic"',
+    );
     await stop(server);
     expect(server.stderr()).not.toContain(PASSWORD);
   });
@@ -203,7 +208,9 @@ describe('basic authentication', () => {
     const url = `http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${basic.port}`;
     const server = await api({ OPENSEARCH_URL: url });
     await waitReady(server);
-    expect(server.stderr()).toContain(`"opensearch":"${basic.url}"`);
+    expect(await logged(server, `"opensearch":"${basic.url}"`)).toContain(
+      `"opensearch":"${basic.url}"`,
+    );
     await stop(server);
     expect(server.stderr()).not.toContain(PASSWORD);
     const synced = await cli({ OPENSEARCH_URL: url }, 'sync');

@@ -58,8 +58,19 @@ export async function startServer(
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   child.stdout?.resume();
+  // 'exit' can come before the last of stderr is read: `exited` waits for the pipe's end too, at
+  // most a second (a worker that outlives its primary may hold the pipe open).
+  const drained = new Promise<void>((resolve) => {
+    if (!child.stderr) resolve();
+    else child.stderr.once('end', resolve);
+  });
   const exited = new Promise<number | string>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    child.on('exit', (code, signal) => {
+      const status = code ?? signal ?? -1;
+      void Promise.race([drained, new Promise((r) => setTimeout(r, 1000))]).then(() =>
+        resolve(status),
+      );
+    }),
   );
   return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => err, exited };
 }
@@ -82,6 +93,28 @@ export async function waitReady(server: ServerProcess, timeoutMs = 120_000): Pro
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not ready in ${timeoutMs} ms:\n${server.stderr()}`);
+}
+
+/**
+ * Waits until the process has written `text` to stderr (at most `timeoutMs`, or until it exits),
+ * then returns all it wrote. /readyz answering says nothing about when the log lines written
+ * before it reach this process: the two come over different pipes, and on a loaded machine the
+ * answer can arrive first.
+ */
+export async function logged(
+  server: ServerProcess,
+  text: string,
+  timeoutMs = 30_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (!server.stderr().includes(text) && Date.now() < deadline) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      await server.exited;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return server.stderr();
 }
 
 /** A database of its own (so its own index alias), and how to drop it. */
