@@ -112,9 +112,9 @@ export async function importNdjson(
       if (batch.has(id)) await flush();
       batch.set(id, { deleteLine: lines });
     } else {
-      const pending = batch.get(result.id.toLowerCase());
+      const pending = batch.get(result.id);
       if (pending && 'deleteLine' in pending) await flush();
-      batch.set(result.id.toLowerCase(), { record: result });
+      batch.set(result.id, { record: result });
     }
     if (batch.size >= BATCH) await flush();
   }
@@ -144,5 +144,8 @@ function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion
     ];
   }
   const problems = taxonomyProblems(parsed.data, deps.taxonomy);
-  return problems.length ? problems : parsed.data;
+  if (problems.length) return problems;
+  // A uuid's hex digits may come in either case; the store keys and the API serves ids in lower
+  // case, as the detail path and deletion lines read them.
+  return { ...parsed.data, id: parsed.data.id.toLowerCase() };
 }

@@ -78,6 +78,28 @@ describe('import', () => {
     expect(seqAfter.rows).toEqual(seqBefore.rows);
   });
 
+  it('stores a record whose id is written in upper case under its lower-case id', async () => {
+    // A uuid's hex digits may be written in either case (RFC 9562); the API serves ids in lower
+    // case, and the store's check compares the record's id with its key's text.
+    const before = makeRecord();
+    const upper = makeRecord();
+    const file = path.join(dir, 'upper.ndjson');
+    writeFileSync(
+      file,
+      [JSON.stringify(before), JSON.stringify({ ...upper, id: upper.id.toUpperCase() })].join('\n'),
+    );
+    const report = await importNdjson(ctx.deps, file);
+    expect(report).toMatchObject({ ok: true, valid: 2, store: { inserted: 2 } });
+    const stored = await ctx.deps.pool.query<{ id: string; record_id: string }>(
+      "SELECT id, record->>'id' AS record_id FROM opportunities WHERE id = ANY($1)",
+      [[before.id, upper.id]],
+    );
+    expect(stored.rows.map((r) => [r.id, r.record_id]).sort()).toEqual(
+      [before.id, upper.id].sort().map((id) => [id, id]),
+    );
+    expect(await indexedIds({ term: { id: upper.id } })).toEqual([upper.id]);
+  });
+
   it('runs as the CLI with --json and a non-zero exit status when a line is bad', async () => {
     const file = path.join(dir, 'cli.ndjson');
     const record = makeRecord();
