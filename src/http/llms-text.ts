@@ -132,7 +132,8 @@ export function llmsText(baseUrl: string): string {
 - URL: ${baseUrl}/mcp (Streamable HTTP, stateless, read-only; POST JSON-RPC, one message per
   POST: batches are refused). Key in \`Authorization: Bearer <key>\` or \`X-API-Key\`.
 - Protocol revisions 2026-07-28 (server/discover, no initialize needed), 2025-11-25 and
-  2025-06-18; a negotiating client gets 2026-07-28. Every request counts against the rate limit.
+  2025-06-18; a negotiating client gets 2026-07-28. Every request but the initialize handshake
+  counts against the rate limit.
 - Tools: search_opportunities (list filters as typed arguments, lists as arrays, plus q, sort,
   cursor, limit, unseen_only, max_new and fields; new records spend allowance), get_opportunity
   ({ id, fields? }), count_opportunities (free; the same filters and q plus group_by, group_limit,

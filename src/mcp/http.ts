@@ -104,34 +104,55 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
   };
 
   /**
+   * A refusal of a request whose key is known good counts against the rate limit and carries the
+   * rate and usage headers, as every authenticated response does (contract §18.2, §19.1): sent by
+   * `send`, or passed to the app's error handler; over the limit it is the 429 instead.
+   */
+  const refuseCounted = (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    refusal: unknown,
+    send?: () => void,
+  ): void => {
+    const context = authenticated.get(req);
+    if (!context) return next(refusal);
+    reads.admitProtocolMessage(callerOf(req, context, deps.env), true).then((admitted) => {
+      res.set(admitted.headers);
+      if (!admitted.ok) return next(admitted.error);
+      if (send) return send();
+      next(refusal);
+    }, next);
+  };
+
+  /**
    * Parsed here, after authentication, so an anonymous caller's body is never read. Every refusal
    * goes to the app's error handler: a documented status and the envelope (contract §20.4).
    */
   const body = (req: Request, res: Response, next: NextFunction): void => {
+    const refuse = (refusal: unknown, send?: () => void) =>
+      refuseCounted(req, res, next, refusal, send);
     // The endpoint takes no query parameters: one there is refused, so a key pasted into the URL
     // (contract §21.2: never in the URL) is noticed, as on REST (contract §6.14).
     try {
       checkOnlyNames(Object.keys(req.query), []);
     } catch (err) {
-      return next(err);
+      return refuse(err);
     }
-    if (!isJsonContentType(req.get('content-type'))) return next(unsupportedContentType());
+    if (!isJsonContentType(req.get('content-type'))) return refuse(unsupportedContentType());
     parseJson(req, res, (err?: unknown) => {
-      if (err !== undefined) return next(err);
+      if (err !== undefined) return refuse(err);
       // An empty body leaves nothing parsed: no JSON-RPC message.
-      if (req.body === undefined) return next(notJsonRpc());
+      if (req.body === undefined) return refuse(notJsonRpc());
       // contract §21.10: revisions since 2025-06-18 have no JSON-RPC batches; refusing them keeps one
       // message per POST, so each is admitted against the rate limit like a separate call.
-      if (Array.isArray(req.body)) return next(refuseBatch());
+      if (Array.isArray(req.body)) return refuse(refuseBatch());
       const version = req.get('mcp-protocol-version');
       if (!speaksProtocolVersion(version)) {
         // contract §21.4.4: a negotiating client's probe learns which revisions to retry with.
         const probe = versionProbeRefusal(req.body, version);
-        if (probe) {
-          res.status(400).json(probe);
-          return;
-        }
-        return next(unsupportedProtocolVersion());
+        if (probe) return refuse(null, () => res.status(400).json(probe));
+        return refuse(unsupportedProtocolVersion());
       }
       next();
     });

@@ -628,6 +628,61 @@ describe('one rate limit across REST and MCP', () => {
     }
   });
 
+  // contract §18.2, §19.1: a refusal of the transport after a good key is an authenticated
+  // response: it carries the rate and usage headers and counts, so a burst of them meets the 429.
+  const probe = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+        'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  };
+  const listTools = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  it.each([
+    ['a query parameter', '?foo=1', listTools, {}, 400],
+    ['malformed JSON', '', '{', {}, 422],
+    ['a batch', '', `[${listTools}]`, {}, 400],
+    [
+      'an unsupported protocol version',
+      '',
+      listTools,
+      { 'MCP-Protocol-Version': '1999-01-01' },
+      400,
+    ],
+    [
+      "a newer revision's discovery probe",
+      '',
+      JSON.stringify(probe),
+      { 'MCP-Protocol-Version': '2099-01-01', 'Mcp-Method': 'server/discover' },
+      400,
+    ],
+  ])(
+    '%s: refused with the headers, and the third in a second of a 2 rps account is a 429',
+    async (_label, query, body, headers, status) => {
+      const key = await newKey({ plan: 'free' });
+      const send = () =>
+        fetch(`${baseUrl}/mcp${query}`, {
+          method: 'POST',
+          headers: { ...JSON_RPC, 'X-API-Key': key, ...headers },
+          body,
+        });
+      const first = await send();
+      const second = await send();
+      const third = await send();
+      expect([first.status, second.status, third.status]).toEqual([status, status, 429]);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(first.headers.get('x-service-opportunity-limit')).toBe('1000');
+      expect(third.headers.get('retry-after')).not.toBeNull();
+      expect(await third.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    },
+  );
+
   // admission.ts: a reading tool is counted once, by the ReadService, like its REST twin; only a call
   // that never reaches it is admitted against the protocol window. Each test exhausts the account's
   // protocol window (its Redis counter, set ahead) and leaves the read window alone.
