@@ -172,7 +172,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     };
     if (admission !== 'service') await admit(admission === 'read');
     const deferred = new DeferredJson();
-    const scope = requestScope(caller, res, deps, deferred);
+    const scope = requestScope(caller, res, deps, deferred, argumentsOf(req.body));
     let reply: Reply;
     try {
       reply = await serve(req, res, scope);
@@ -289,14 +289,26 @@ function requestScope(
   res: Response,
   deps: Settings,
   deferred: DeferredJson,
+  argumentsAsSent: Record<string, unknown> | undefined,
 ): RequestScope {
   return {
     caller,
     logger: deps.logger,
     deferred,
     limitedByService: false,
+    ...(argumentsAsSent ? { argumentsAsSent } : {}),
     setHeaders(headers) {
       if (!res.headersSent) res.set(headers);
     },
   };
+}
+
+/** A tools/call message's `params.arguments` object as parsed from the body, if it has one. */
+function argumentsOf(message: unknown): Record<string, unknown> | undefined {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
+  if (method !== 'tools/call' || typeof params !== 'object' || params === null) return undefined;
+  const args = (params as { arguments?: unknown }).arguments;
+  return typeof args === 'object' && args !== null && !Array.isArray(args)
+    ? (args as Record<string, unknown>)
+    : undefined;
 }

@@ -38,6 +38,12 @@ export interface RequestScope {
    * rate limit there and its headers set, so the POST needs no admission of its own (admission.ts).
    */
   limitedByService: boolean;
+  /**
+   * The tool call's arguments as JSON.parse read them from the body. The SDK's parse copies them
+   * by assignment, which turns an own `__proto__` key into the copy's prototype: it would vanish
+   * instead of being refused as an unknown argument, as REST refuses `?__proto__=`.
+   */
+  argumentsAsSent?: Record<string, unknown>;
 }
 
 function asApiError(err: unknown, scope: RequestScope, tool: string): ApiError {
@@ -112,7 +118,8 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
         `Unknown tool: ${request.params.name}`,
       );
     // A tool's own argument check throws before any read; anything else thrown is a bug.
-    const outcome = await tool.run(scope.caller, request.params.arguments ?? {}).then(
+    const args = scope.argumentsAsSent ?? request.params.arguments ?? {};
+    const outcome = await tool.run(scope.caller, args).then(
       (served) => {
         // Every outcome of the ReadService passed its rate limit first (ReadService.serve).
         if (tool.limitedByService) scope.limitedByService = true;

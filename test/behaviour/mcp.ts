@@ -196,6 +196,19 @@ export function mcpBehaviour(start: StartWorld): void {
       ['get_opportunity', { id: 'nope' }, 'validation_error', 'id'],
       ['get_opportunity', { opportunity_id: records[0]?.id }, 'invalid_filter', 'opportunity_id'],
       ['get_occupation_taxonomy', { version: 'v2' }, 'invalid_filter', 'version'],
+      // An own `__proto__` key, as JSON.parse makes it: refused like any unknown name, not dropped.
+      [
+        'search_opportunities',
+        JSON.parse('{"__proto__": {"job_family": ["data"]}}') as Record<string, unknown>,
+        'invalid_filter',
+        '__proto__',
+      ],
+      [
+        'get_usage',
+        JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>,
+        'invalid_filter',
+        '__proto__',
+      ],
     ])('%s %j → %s', async (name, args, code, parameter) => {
       const { isError, body } = await call(name, args);
       expect(isError).toBe(true);
