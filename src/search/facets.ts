@@ -1,3 +1,4 @@
+import { indexLowerCase } from '../domain/index-case';
 import type { FacetBucket, FacetDimension, FacetValue } from '../domain/facets';
 import type { Taxonomy, TaxonomyLevel } from '../domain/taxonomy';
 import {
@@ -72,7 +73,7 @@ function open(dim: FacetDimension, field: string, shown: (key: string) => string
     size: OPEN_DIMENSION_SIZE,
     value: (key) => shown(String(key)),
     // The field's lowercase normalizer applies to the term too.
-    clause: (v) => term(field, String(v).toLowerCase()),
+    clause: (v) => term(field, indexLowerCase(String(v))),
   };
 }
 

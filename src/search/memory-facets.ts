@@ -1,3 +1,4 @@
+import { indexLowerCase } from '../domain/index-case';
 import type { FacetBucket, FacetDimension, FacetValue } from '../domain/facets';
 import type { Taxonomy, TaxonomyLevel } from '../domain/taxonomy';
 import type { OpportunityDocument } from './documents';
@@ -20,7 +21,7 @@ function valuesOf(dim: FacetDimension, doc: OpportunityDocument, taxonomy: Taxon
   // A family bucket counts the family and its descendants, like the job_family filter.
   if (level) return doc.taxonomy_ancestors.filter((id) => taxonomy.isLevel(id, level));
   // The indexed text fields are lower-cased; countries and currencies are shown upper-case.
-  const shown = (v: string | null) => (v === null ? [] : [v.toLowerCase().toUpperCase()]);
+  const shown = (v: string | null) => (v === null ? [] : [indexLowerCase(v).toUpperCase()]);
   switch (dim) {
     case 'job_class':
       return doc.job_class !== null && taxonomy.isLevel(doc.job_class, 'class')
@@ -48,7 +49,7 @@ function valuesOf(dim: FacetDimension, doc: OpportunityDocument, taxonomy: Taxon
     case 'currency':
       return shown(doc.currency);
     case 'source':
-      return doc.sources.map((s) => s.toLowerCase());
+      return doc.sources.map(indexLowerCase);
     default:
       return [];
   }

@@ -1,3 +1,4 @@
+import { indexLowerCase } from '../domain/index-case';
 import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
 import type { OpportunityDocument } from './documents';
@@ -18,7 +19,7 @@ const atLeast = (value: string | null, bound: string) =>
 const atMost = (value: string | null, bound: string) =>
   value !== null && (millis(value) as number) <= (millis(bound) as number);
 const sameText = (value: string | null | undefined, wanted: string) =>
-  typeof value === 'string' && value.toLowerCase() === wanted.toLowerCase();
+  typeof value === 'string' && indexLowerCase(value) === indexLowerCase(wanted);
 const anyText = (values: readonly string[], wanted: string) =>
   values.some((v) => sameText(v, wanted));
 

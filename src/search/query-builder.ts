@@ -1,3 +1,4 @@
+import { indexLowerCase } from '../domain/index-case';
 import { parseKeywordQuery, type Filter } from '../domain/filters';
 import type { Taxonomy } from '../domain/taxonomy';
 import { excluding } from './exclusions';
@@ -88,9 +89,9 @@ export function workStructures(values: string[]): string[] {
   return [...new Set(out)];
 }
 
-// Fields with the lowercase normalizer are case-insensitive already; lower-casing here is harmless
-// and keeps the query readable.
-const lower = (value: string): string => value.toLowerCase();
+// A term query is not normalized by the engine: a term for a field with the lowercase normalizer is
+// lower-cased here, code point by code point as the normalizer does (domain/index-case.ts).
+const lower = indexLowerCase;
 
 export function buildFilterQuery(
   filter: Filter,

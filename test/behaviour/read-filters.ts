@@ -108,6 +108,7 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
       ['upper case query', { specializations: 'REACT' }],
       ['with a space', { specializations: 'data vault' }],
       ['no partial match', { specializations: 'db' }, true],
+      ['a dotted capital I, as stored', { specializations: 'İş Analizi' }],
     ],
     engagement_model: [
       ['c2c is strict (w2_contract is no evidence)', { engagement_model: 'c2c' }],
@@ -140,6 +141,9 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
       ['stored lower case', { city: 'Los Angeles' }],
       ['upper case query', { city: 'SAN FRANCISCO' }],
       ['no partial match', { city: 'San' }, true],
+      ['a dotted capital I, as stored', { city: 'İstanbul' }],
+      ['upper case with a dotted capital I', { city: 'İSTANBUL' }],
+      ['a word-final capital sigma, as stored', { city: 'ΠΑΤΡΑΣ' }],
     ],
     state: [
       ['code', { state: 'CA' }],
@@ -154,6 +158,8 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
       ['name', { region: 'California' }],
       ['Ontario by name', { region: 'Ontario' }],
       ['England by code', { region: 'eng' }],
+      ['a dotted capital I', { region: 'İstanbul' }],
+      ['a word-final capital sigma', { region: 'ΔΥΤΙΚΗ ΕΛΛΑΔΑΣ' }],
       ['AND with state', { state: 'CA', region: 'california' }],
     ],
     rate_min: [

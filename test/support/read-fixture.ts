@@ -216,6 +216,34 @@ const SPECIALS: Opportunity[] = [
     engagement_models: ['w2_contract'],
     commercial_eligibility: 'unknown',
   }),
+  // Letters whose lower case in JavaScript (full mapping, in context) is not the engine's.
+  makeRecord({
+    id: fixtureId('dotted'),
+    published_at: '2026-09-06T08:00:00Z',
+    specializations: ['İş Analizi'],
+    location: {
+      text: 'İstanbul, Türkiye',
+      city: 'İstanbul',
+      region: 'İstanbul',
+      region_code: '34',
+      country: 'TR',
+      remote: false,
+      remote_scope: 'unknown',
+    },
+  }),
+  makeRecord({
+    id: fixtureId('sigma'),
+    published_at: '2026-09-06T09:00:00Z',
+    location: {
+      text: 'ΠΑΤΡΑΣ',
+      city: 'ΠΑΤΡΑΣ',
+      region: 'ΔΥΤΙΚΗ ΕΛΛΑΔΑΣ',
+      region_code: null,
+      country: 'GR',
+      remote: false,
+      remote_scope: 'unknown',
+    },
+  }),
 ];
 
 export const FIXTURE: readonly Opportunity[] = [
