@@ -66,7 +66,8 @@ export function parseChangesQuery(
   } = parseRestQuery('list', listed, { taxonomy: deps.taxonomy, maxPageSize });
   let since: string | null = null;
   if (query.since !== undefined) {
-    const millis = typeof query.since === 'string' ? parseDateParam(query.since.trim()) : undefined;
+    const millis =
+      typeof query.since === 'string' ? parseDateParam(query.since.trim(), 'up') : undefined;
     if (millis === undefined) {
       throw validationError(
         'since',

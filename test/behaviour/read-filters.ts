@@ -318,6 +318,21 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
     });
   });
 
+  // Stored instants are whole milliseconds: a bound finer than that keeps exactly the records the
+  // exact instant would. Truncated, a lower bound admitted the records of its millisecond.
+  it.each([
+    ['published_after', fixtureDay(7), 1],
+    ['first_seen_after', fixtureDay(9, 6 * H), 1],
+    ['published_before', fixtureDay(3), 0],
+  ] as const)('%s finer than a millisecond', async (param, bound, later) => {
+    // 0.1 µs after a millisecond that has records: a lower bound leaves them out, an upper keeps them.
+    const want = idsOf(expected({ [param]: new Date(Date.parse(bound) + later).toISOString() }));
+    if (later) expect(want.length).toBeLessThan(expected({ [param]: bound }).length);
+    const finer = bound.replace('Z', '0001Z');
+    const { records } = await listAll(world.baseUrl, world.reader.key, qs({ [param]: finer }));
+    expect(idsOf(records)).toEqual(want);
+  });
+
   // A decimal too large for a double becomes Infinity, which JSON (the search request, the cursor
   // digest and meta.applied_filters) turns into null. It must not silently drop the bound.
   describe.each(['rate_min', 'rate_max'])('%s beyond the range of a double', (param) => {

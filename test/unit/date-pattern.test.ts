@@ -9,7 +9,7 @@ const pattern = new RegExp(DATE_PARAM_PATTERN, 'u');
 const agree = (value: string) =>
   expect({ value, schema: pattern.test(value) }).toEqual({
     value,
-    schema: parseDateParam(value) !== undefined,
+    schema: parseDateParam(value, 'up') !== undefined,
   });
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -69,4 +69,18 @@ it('agrees with parseDateParam on arbitrary strings', () => {
     fc.property(fc.string(), (value) => agree(value)),
     { numRuns: 1000, seed: 20261125 },
   );
+});
+
+// Stored instants are whole milliseconds: a finer bound keeps exactly the records the exact
+// instant would (contract §6.12: every bound inclusive).
+it.each([
+  ['2026-10-20T00:00:00.5001Z', 'up', '2026-10-20T00:00:00.501Z'],
+  ['2026-10-20T00:00:00.5001Z', 'down', '2026-10-20T00:00:00.500Z'],
+  ['2026-10-20T00:00:00.5000000Z', 'up', '2026-10-20T00:00:00.500Z'],
+  ['2026-10-20T00:00:00.9999Z', 'up', '2026-10-20T00:00:01.000Z'],
+  ['2026-12-31T23:59:59.999000001Z', 'up', '2027-01-01T00:00:00.000Z'],
+  ['2026-10-20T00:00:00.1Z', 'up', '2026-10-20T00:00:00.100Z'],
+  ['2026-10-20', 'up', '2026-10-20T00:00:00.000Z'],
+] as const)('%s rounded %s is %s', (value, round, instant) => {
+  expect(new Date(parseDateParam(value, round) as number).toISOString()).toBe(instant);
 });

@@ -65,7 +65,7 @@ describe('REST parsing', () => {
       appliedFilters: {
         published_after: '2026-01-01T00:00:00.000Z',
         published_before: '2026-01-31T08:00:00.000Z',
-        fresh_after: '2026-01-15T09:30:00.123Z',
+        fresh_after: '2026-01-15T09:30:00.124Z',
         job_domain: 'technology',
         job_family: ['data', 'software_engineering'],
         job_subfamily: ['data_engineering'],

@@ -101,7 +101,7 @@ const CHECKS: [string, (input: string) => unknown][] = [
   ['X-Marketplace-Proxy-Signature', (s) => verifyMarketplaceSignature(s, 'rid', 'secret', 0)],
   ['query string', (s) => parseQueryString(s)],
   ['query string value', (s) => parseQueryString(`city=${s}&level=${s}`)],
-  ['date parameter', (s) => parseDateParam(s)],
+  ['date parameter', (s) => parseDateParam(s, 'up')],
   ['path → allowed methods', (s) => allowedMethods(`/v1/opportunities/${s}`)],
   ['log redaction', (s) => redactString(s)],
   ['cursor', (s) => void codec.decode(s, { filterDigest: 'x', accountId: 'y' }).catch(noop)],

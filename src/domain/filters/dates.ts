@@ -10,14 +10,22 @@ function daysInMonth(year: number, month: number): number {
   return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
 }
 
-/** Epoch milliseconds of a valid date parameter, or undefined when it is not one. */
-export function parseDateParam(value: string): number | undefined {
+/**
+ * Epoch milliseconds of a valid date parameter, or undefined when it is not one. Stored instants
+ * are whole milliseconds, so a value finer than that rounds to one that keeps the same records: an
+ * inclusive lower bound (`round: 'up'`, the `_after` and `since` parameters) to the next
+ * millisecond, an upper one (`'down'`) to the one it is in. Truncating a lower bound would admit
+ * the record of that millisecond, which is before it.
+ */
+export function parseDateParam(value: string, round: 'up' | 'down'): number | undefined {
   const m = DATE_TIME.exec(value);
   if (!m) return undefined;
   const num = (i: number): number => Number(m[i] ?? '0');
   const [year, month, day] = [num(1), num(2), num(3)];
   const [hour, minute, second] = [num(4), num(5), num(6)];
-  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  const fraction = (m[7] ?? '').padEnd(3, '0');
+  const finer = round === 'up' && /[1-9]/.test(fraction.slice(3)) ? 1 : 0;
+  const millis = Number(fraction.slice(0, 3)) + finer;
   const sign = m[9] === '-' ? -1 : 1;
   const [offHour, offMinute] = [num(10), num(11)];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;

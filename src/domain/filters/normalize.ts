@@ -139,7 +139,8 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
       return code;
     }
     case 'date': {
-      const millis = parseDateParam(item);
+      // published_before is the one upper bound; the rest are lower bounds (`_after`, `_since`).
+      const millis = parseDateParam(item, name === 'published_before' ? 'down' : 'up');
       if (millis === undefined) {
         throw validationError(
           name,
