@@ -78,14 +78,21 @@ export class MemoryIndex implements OpportunityIndex, ChangeLog {
     this.entries = this.entries.filter((e) => !gone.has(e.doc.id));
   }
 
+  /** The newest change's position: a new feed's horizon. */
+  async horizon(): Promise<number> {
+    return this.seq;
+  }
+
   /** The change feed's rows after a position, in seq order (contract §12). */
   async read(q: Omit<ChangeFeedQuery, 'alias'>): Promise<ChangeFeedRow[]> {
     const since = q.since?.getTime();
+    const horizon = q.horizon ?? Infinity;
     return [...this.log.values()]
       .filter((row) => row.seq > q.after)
       .filter(
         (row) =>
           since === undefined ||
+          row.seq > horizon ||
           (row.deletedAt?.getTime() ?? new Date(row.record.changed_at).getTime()) >= since,
       )
       .sort((a, b) => a.seq - b.seq)

@@ -17,6 +17,10 @@ import type { Settings } from './context';
 //   first copy). cursor alone: continue where it points; it carries since.
 // - cursor with since: allowed when since is the one the cursor was issued for (like list filters
 //   beside a list cursor, contract §8.4); another since → 400 malformed_cursor.
+// - since bounds what the feed held when it was opened (the first call's horizon, carried by the
+//   cursor); every change after that is "onward" and comes whatever its changed_at. Otherwise a
+//   record imported with its own older changed_at, or deleted and then restored, would never
+//   reach an integration polling with since: its copy would keep the tombstone for ever.
 // - The cursor is signed like list cursors (the same keys and codec) and bound to the account; its
 //   binding names the feed, so a list cursor is refused here and a feed cursor in list.
 
@@ -103,30 +107,38 @@ export async function changeFeedPage(
 ): Promise<ChangeFeedPage> {
   let after = 0;
   let since = request.since;
+  let horizon: number | null = null;
   if (request.cursor !== undefined) {
     const position = await cursor.decode(request.cursor, {
       filterDigest: FEED_BINDING,
       accountId,
     });
-    // The feed's positions are [seq, since]; a list's relevance position is not one of them.
-    if (position.length !== 2) throw malformedCursor();
-    const [seq, boundSince] = position;
+    // The feed's positions are [seq, since] and [horizon, seq, since]; a cursor of the first shape
+    // with a since was issued before horizons, and keeps since on every change.
+    const [seq, boundSince] = position.length === 3 ? position.slice(1) : position;
+    if (typeof seq !== 'number' || typeof boundSince !== 'string') throw malformedCursor();
+    if (position.length === 3) horizon = position[0];
     const cursorSince = boundSince === FROM_START ? null : boundSince;
     if (since !== null && since !== cursorSince) throw malformedCursor();
     since = cursorSince;
     after = seq;
+  } else if (since !== null) {
+    // Read before the rows: a change between the two reads is after the horizon, so it comes.
+    horizon = await changes.horizon();
   }
   const rows = await changes.read({
     after,
     since: since === null ? null : new Date(since),
+    horizon,
     limit: request.limit + 1,
   });
   const page = rows.slice(0, request.limit);
-  const position = page[page.length - 1]?.seq ?? after;
+  const last = page[page.length - 1]?.seq ?? after;
   const nextCursor = await cursor.encode({
     filterDigest: FEED_BINDING,
     accountId,
-    position: [position, since ?? FROM_START],
+    position:
+      since === null || horizon === null ? [last, since ?? FROM_START] : [horizon, last, since],
   });
   const keep = projection(request.fields);
   const data = page.map((row) => toItem(row, keep));

@@ -20,6 +20,13 @@ export interface ChangeFeedQuery {
   after: number;
   /** Inclusive lower bound on changed_at (a tombstone's is its deletion time); null: no bound. */
   since: Date | null;
+  /**
+   * The position of the newest change when the feed was opened with `since`: `since` bounds the
+   * changes up to it, and every later change is in the feed whatever its changed_at (a record
+   * imported with its own older changed_at, one deleted and then restored). Null: `since` bounds
+   * every change (a cursor issued before the horizon was kept).
+   */
+  horizon?: number | null;
   limit: number;
   /** Only changes the search index has applied (sync_state.watermark of this alias). */
   alias: string;
@@ -35,15 +42,31 @@ const FROM_START = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
 const SINCE = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
   AND COALESCE(o.deleted_at, o.changed_at) >= $4::timestamptz
   ORDER BY o.sync_seq LIMIT $3`;
+// Up to the horizon as SINCE, after it every change: two index scans, each in sync_seq order.
+const SINCE_THEN_ALL = `SELECT * FROM (
+  (SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS} AND o.sync_seq <= $5
+    AND COALESCE(o.deleted_at, o.changed_at) >= $4::timestamptz
+    ORDER BY o.sync_seq LIMIT $3)
+  UNION ALL
+  (SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS} AND o.sync_seq > $5
+    ORDER BY o.sync_seq LIMIT $3)
+) c ORDER BY seq LIMIT $3`;
+const HORIZON =
+  'SELECT COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0) AS seq';
 
 /** Where the change feed reads from: the store below, or the fast suite's memory. */
 export interface ChangeLog {
   read(q: Omit<ChangeFeedQuery, 'alias'>): Promise<ChangeFeedRow[]>;
+  /** The position of the newest change the feed shows now: a new feed's horizon. */
+  horizon(): Promise<number>;
 }
 
 /** The store's change log, bounded by what the alias's index has applied. */
 export function pgChangeLog(pool: Pool, alias: string): ChangeLog {
-  return { read: (q) => readChanges(pool, { ...q, alias }) };
+  return {
+    read: (q) => readChanges(pool, { ...q, alias }),
+    horizon: async () => Number((await pool.query<{ seq: string }>(HORIZON, [alias])).rows[0]?.seq),
+  };
 }
 
 /**
@@ -57,13 +80,15 @@ export async function readChanges(
   q: ChangeFeedQuery,
 ): Promise<ChangeFeedRow[]> {
   const params: unknown[] = [q.after, q.alias, q.limit];
+  const horizon = q.since && q.horizon != null ? q.horizon : null;
   if (q.since) params.push(q.since);
+  if (horizon !== null) params.push(horizon);
   const res = await db.query<{
     seq: string;
     id: string;
     deleted_at: Date | null;
     record: Opportunity;
-  }>(q.since ? SINCE : FROM_START, params);
+  }>(horizon !== null ? SINCE_THEN_ALL : q.since ? SINCE : FROM_START, params);
   return res.rows.map((r) => ({
     seq: Number(r.seq),
     id: r.id,

@@ -110,16 +110,32 @@ export function changeFeedBehaviour(start: StartWorld): void {
       await world.put([e]);
       await world.put([old]);
       await world.put([{ ...b, title: 'B v2', changed_at: at(7) }]);
-      // The same since beside the cursor is accepted; the old record is before since.
+      // The same since beside the cursor is accepted. since bounds what the feed held when it was
+      // opened: a change after that comes whatever its own changed_at, the old record's too.
       const later = await feed(
         `?cursor=${cursorOf(quiet.body)}&since=${encodeURIComponent(at(4))}&limit=1`,
       );
       expect(ids(later.body)).toEqual([e.id]);
       expect(later.body.pagination?.has_more).toBe(true);
       const rest = await feed(`?cursor=${cursorOf(later.body)}`);
-      expect(ids(rest.body)).toEqual([b.id]);
-      expect(rest.body.data?.[0]?.title).toBe('B v2');
+      expect(ids(rest.body)).toEqual([old.id, b.id]);
+      expect(rest.body.data?.[1]?.title).toBe('B v2');
       expect(rest.body.pagination?.has_more).toBe(false);
+      // A feed opened now still leaves the old record out: it was there, before since.
+      expect(ids((await feed(`?since=${encodeURIComponent(at(4))}`)).body)).not.toContain(old.id);
+    });
+
+    it('a record deleted and then restored with its old changed_at reaches a feed polling with since', async () => {
+      const back = makeRecord({ title: 'Back', changed_at: at(2) });
+      await world.put([back]);
+      const opened = await drain(`?since=${encodeURIComponent(at(3))}`);
+      expect(opened.items.map((i) => i.id)).not.toContain(back.id);
+      expect(await world.remove([back.id])).toMatchObject({ deleted: [back.id] });
+      const gone = await feed(`?cursor=${opened.cursor}`);
+      expect(gone.body.data).toEqual([expect.objectContaining({ id: back.id, deleted: true })]);
+      await world.put([back]);
+      const restored = await feed(`?cursor=${cursorOf(gone.body)}`);
+      expect(restored.body.data).toEqual([back]);
     });
 
     it('refuses a bad since, a since other than the cursor’s, a list cursor and unknown names', async () => {
