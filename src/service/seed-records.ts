@@ -23,10 +23,10 @@ export interface SeedReport {
 const BATCH = 2000;
 
 /**
- * `seed --count N [--seed S]`: deterministic synthetic records, upserted like an import and then
- * synced to the index. Reports end-to-end throughput (docs/benchmarks.md). Resumable: a run that
- * stopped part-way is continued by running it again (stored records are unchanged, so they are
- * skipped, and sync resumes from its watermark).
+ * `seed --count N [--seed S]`: deterministic synthetic records, inserted and then synced to the
+ * index. Reports end-to-end throughput (docs/benchmarks.md). An id already stored, or removed, is
+ * left as it is: a seed never overwrites an import's edit or brings back a deleted record. So a
+ * run that stopped part-way is continued by running it again (sync resumes from its watermark).
  */
 export async function seedRecords(
   deps: AppDeps,
@@ -45,7 +45,9 @@ export async function seedRecords(
   let batch: Opportunity[] = [];
   progress.phase('store', count);
   const flush = async () => {
-    const result = await upsertOpportunities(deps.pool, batch, deps.taxonomy.version);
+    const result = await upsertOpportunities(deps.pool, batch, deps.taxonomy.version, {
+      keepStored: true,
+    });
     progress.advance(batch.length);
     store.inserted += result.inserted;
     store.updated += result.updated;

@@ -24,6 +24,8 @@ export async function upsertOpportunities(
   pool: Pool,
   records: Opportunity[],
   taxonomyVersion: string,
+  /** Insert only ids never stored: a stored record, or a removed one, is left as it is (seed). */
+  options: { keepStored?: boolean } = {},
 ): Promise<UpsertResult> {
   if (!records.length) return { inserted: 0, updated: 0, unchanged: 0 };
   return withTransaction(pool, async (client) => {
@@ -70,9 +72,9 @@ export async function upsertOpportunities(
           rate_currency = EXCLUDED.rate_currency, rate_unit = EXCLUDED.rate_unit,
           taxonomy_version = EXCLUDED.taxonomy_version, deleted_at = NULL,
           sync_seq = nextval('opportunity_sync_seq'), updated_at = now()
-       WHERE o.content_hash <> EXCLUDED.content_hash OR o.deleted_at IS NOT NULL
+       WHERE NOT $3::boolean AND (o.content_hash <> EXCLUDED.content_hash OR o.deleted_at IS NOT NULL)
        RETURNING (xmax = 0) AS inserted`,
-      [JSON.stringify(rows), taxonomyVersion],
+      [JSON.stringify(rows), taxonomyVersion, options.keepStored === true],
     );
     const inserted = res.rows.filter((r) => r.inserted).length;
     const updated = res.rows.length - inserted;

@@ -2,6 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
+import type { Opportunity } from '../../src/domain/record';
+import { seedRecords } from '../../src/service/seed-records';
+import { deleteOpportunities, upsertOpportunities } from '../../src/store/opportunity-repo';
 import { aliasTargets } from '../../src/search/index-manager';
 import { MIGRATIONS_DIR } from '../../src/store/migrate';
 import { cliJson } from '../support/cli';
@@ -51,6 +54,30 @@ it('sync finds nothing new; reindex rebuilds into a new index behind the alias',
   expect(after).not.toEqual(before);
   const count = await ctx.deps.search.count({ index: ctx.deps.alias });
   expect(count.body.count).toBe(60);
+});
+
+it('seed again leaves stored records as they are: an edit stays, a deleted record stays deleted', async () => {
+  const stored = await ctx.deps.pool.query<{ id: string; record: Opportunity }>(
+    'SELECT id, record FROM opportunities WHERE deleted_at IS NULL ORDER BY id LIMIT 2',
+  );
+  const [edited, removed] = stored.rows;
+  if (!edited || !removed) throw new Error('the seed above stored no records');
+  const title = 'Edited by an import';
+  await upsertOpportunities(
+    ctx.deps.pool,
+    [{ ...edited.record, title }],
+    ctx.deps.taxonomy.version,
+  );
+  expect(await deleteOpportunities(ctx.deps.pool, [removed.id])).toEqual([removed.id]);
+  const again = await seedRecords(ctx.deps, 30, 7);
+  expect(again.store).toEqual({ inserted: 0, updated: 0, unchanged: 30 });
+  const after = await ctx.deps.pool.query<{ id: string; title: string; deleted: boolean }>(
+    `SELECT id, record->>'title' AS title, deleted_at IS NOT NULL AS deleted
+     FROM opportunities WHERE id = ANY($1)`,
+    [[edited.id, removed.id]],
+  );
+  expect(after.rows.find((r) => r.id === edited.id)).toMatchObject({ title, deleted: false });
+  expect(after.rows.find((r) => r.id === removed.id)).toMatchObject({ deleted: true });
 });
 
 // Last: it stores a record the tests above do not expect.

@@ -7,14 +7,15 @@ export const seedCommand: Command = {
   usage: 'seed --count N [--seed S]   deterministic synthetic records, stored and indexed',
   help: `
 Generates N realistic synthetic records (the same N records for the same --seed, default 1),
-upserts them into Postgres in batches, then indexes what changed.
+inserts them into Postgres in batches, then indexes what changed. A record whose id is already
+stored, or was deleted, is left as it is: a seed never overwrites an import or restores a record.
 
   --count N   how many records (required)
   --seed S    the generator's seed (default 1)
 
 Progress (phases store, then index) goes to stderr every 2 seconds: records done, rate, ETA.
-Resumable: if a run stops part-way, run the same command again; stored records are unchanged and
-skipped, and indexing continues from its watermark. Bulk calls that meet 429, 5xx or a timeout
+Resumable: if a run stops part-way, run the same command again; stored records are skipped, and
+indexing continues from its watermark. Bulk calls that meet 429, 5xx or a timeout
 are retried with backoff.`,
   async run(args, capabilities, io) {
     const count = intFlag(args, 'count');
