@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { parseCursorKeys } from './search/cursor';
 import { validSearchNodes } from './search/nodes';
 import { parseTrustProxy, type TrustProxy } from './infra/client-address';
 import { connectionEnv, connectionProblems } from './config/connections';
@@ -10,6 +11,16 @@ import { DEFAULT_COMMIT_TIMEOUT_MS } from './store/db';
 // stops start-up with a message naming the variable.
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+/** A URL of one of these schemes: another service's URL (mysql://) would be read as this one's. */
+const optionalUrlOf = (...schemes: string[]) =>
+  optionalUrl.refine(
+    // Run after z.url() found the value malformed too: that value's issue is z.url()'s.
+    (url) =>
+      url === undefined ||
+      !URL.canParse(url) ||
+      schemes.includes(new URL(url).protocol.slice(0, -1)),
+    `expected a ${schemes.map((s) => `${s}://`).join(' or ')} URL`,
+  );
 /** One node URL, or several of one cluster comma-separated. */
 const optionalNodeList = z.preprocess(
   (v) => (v === '' ? undefined : v),
@@ -22,11 +33,32 @@ const optionalCount = z.preprocess(
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const EnvSchema = z.object({
-  DATABASE_URL: optionalUrl,
+  DATABASE_URL: optionalUrlOf('postgresql', 'postgres'),
   OPENSEARCH_URL: optionalNodeList,
-  REDIS_URL: optionalUrl,
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  CURSOR_SIGNING_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  REDIS_URL: optionalUrlOf('redis', 'rediss'),
+  // Empty is unset, as for every variable here (coerced, it would be port 0: any free port).
+  PORT: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(65535).default(8080),
+  ),
+  // Checked here, so a bad key stops start-up before anything is created or migrated.
+  CURSOR_SIGNING_KEYS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .optional()
+      .superRefine((value, ctx) => {
+        if (value === undefined) return;
+        try {
+          parseCursorKeys(value);
+        } catch (err) {
+          ctx.addIssue({
+            code: 'custom',
+            message: (err as Error).message.replace(/^CURSOR_SIGNING_KEYS: /, ''),
+          });
+        }
+      }),
+  ),
   MARKETPLACE_PROXY_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   PREVIEW_REQUESTS_PER_MINUTE: positiveInt(30),
   AUTH_FAILURES_PER_MINUTE: positiveInt(60),

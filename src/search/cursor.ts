@@ -38,15 +38,23 @@ export function parseCursorKeys(envValue: string): CursorKey[] {
     .filter((p) => p !== '');
   if (pairs.length === 0)
     throw new Error('CURSOR_SIGNING_KEYS: at least one kid=secret is required');
-  return pairs.map((pair) => {
+  const keys = pairs.map((pair) => {
     const at = pair.indexOf('=');
     const kid = at < 0 ? '' : pair.slice(0, at);
     const secret = at < 0 ? '' : pair.slice(at + 1);
     if (kid === '' || secret === '') {
       throw new Error('CURSOR_SIGNING_KEYS: each entry must be kid=secret');
     }
+    if (secret.length < MIN_SECRET_LENGTH) {
+      throw new Error(
+        `CURSOR_SIGNING_KEYS: the secret of ${kid} must be at least ${MIN_SECRET_LENGTH} characters`,
+      );
+    }
     return { kid, secret };
   });
+  const kids = new Set(keys.map((k) => k.kid));
+  if (kids.size < keys.length) throw new Error('CURSOR_SIGNING_KEYS: a kid is given twice');
+  return keys;
 }
 
 /** [freshness, id] (or the change feed's [seq, since]), or relevance's [score, freshness, id]. */

@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PROD = {
   NODE_ENV: 'production',
-  CURSOR_SIGNING_KEYS: 'k=x',
+  CURSOR_SIGNING_KEYS: `k=${'x'.repeat(32)}`,
   DATABASE_URL: 'postgresql://db/x',
 };
 
@@ -217,5 +217,45 @@ describe('secrets in logs', () => {
       aws_secret_access_key: '[redacted]',
       opensearch_url: '[redacted]',
     });
+  });
+});
+
+// A bad value stops start-up naming the variable, before anything is created or migrated.
+describe('values refused by the schema', () => {
+  it.each([
+    [
+      { CURSOR_SIGNING_KEYS: 'k1=tooshort' },
+      'CURSOR_SIGNING_KEYS: the secret of k1 must be at least 32',
+    ],
+    [{ CURSOR_SIGNING_KEYS: 'short' }, 'CURSOR_SIGNING_KEYS: each entry must be kid=secret'],
+    [
+      { CURSOR_SIGNING_KEYS: `a=${'x'.repeat(32)},a=${'y'.repeat(32)}` },
+      'CURSOR_SIGNING_KEYS: a kid is given twice',
+    ],
+    [
+      { DATABASE_URL: 'mysql://root@127.0.0.1/x' },
+      'DATABASE_URL: expected a postgresql:// or postgres:// URL',
+    ],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL: expected a redis:// or rediss:// URL'],
+  ])('%j', (env, problem) => {
+    expect(problems(env)).toContain(problem);
+  });
+
+  it('names every bad variable at once', () => {
+    const message = problems({ PORT: 'abc', CURSOR_SIGNING_KEYS: 'short', REDIS_URL: 'notaurl' });
+    for (const name of ['PORT', 'CURSOR_SIGNING_KEYS', 'REDIS_URL'])
+      expect(message).toContain(`${name}:`);
+  });
+
+  it('takes an empty PORT as unset (8080), not as port 0', () => {
+    expect(parseEnv({ PORT: '' }).PORT).toBe(8080);
+    expect(parseEnv({ PORT: '0' }).PORT).toBe(0);
+  });
+
+  it('accepts both Postgres schemes and both Redis schemes', () => {
+    for (const DATABASE_URL of ['postgres://db/x', 'postgresql://db/x'])
+      expect(problems({ DATABASE_URL })).toBe('');
+    for (const REDIS_URL of ['redis://127.0.0.1:6379', 'rediss://cache.example:6380'])
+      expect(problems({ REDIS_URL })).toBe('');
   });
 });
