@@ -37,6 +37,8 @@ export interface CommandIo {
 export interface ParsedArgs {
   positional: string[];
   flags: Map<string, string | true>;
+  /** Flags given more than once (checkArguments refuses them: which one was meant?). */
+  repeated?: string[];
 }
 
 export class UsageError extends Error {}
@@ -51,6 +53,11 @@ const SWITCHES: ReadonlySet<string> = new Set(['json', 'help', 'no-sync']);
 export function parseArgs(argv: string[]): ParsedArgs {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
+  const repeated = new Set<string>();
+  const set = (name: string, value: string | true) => {
+    if (flags.has(name) && !SWITCHES.has(name)) repeated.add(name);
+    flags.set(name, value);
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (!arg.startsWith('--')) {
@@ -59,18 +66,18 @@ export function parseArgs(argv: string[]): ParsedArgs {
     }
     const eq = arg.indexOf('=');
     if (eq > 0) {
-      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+      set(arg.slice(2, eq), arg.slice(eq + 1));
       continue;
     }
     const next = argv[i + 1];
     if (!SWITCHES.has(arg.slice(2)) && next !== undefined && !next.startsWith('--')) {
-      flags.set(arg.slice(2), next);
+      set(arg.slice(2), next);
       i++;
     } else {
-      flags.set(arg.slice(2), true);
+      set(arg.slice(2), true);
     }
   }
-  return { positional, flags };
+  return { positional, flags, ...(repeated.size ? { repeated: [...repeated] } : {}) };
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
@@ -98,6 +105,8 @@ export function checkArguments(command: Command, args: ParsedArgs): void {
       throw new UsageError(`unknown flag --${flag} for ${command.name} (${synopsis})`);
     }
   }
+  const [twice] = args.repeated ?? [];
+  if (twice !== undefined) throw new UsageError(`--${twice} is given more than once (${synopsis})`);
   const [min, max] = command.accepts.positional;
   const given = args.positional.length;
   if (given < min || given > max) {

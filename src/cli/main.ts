@@ -20,14 +20,16 @@ const HELP_FLAGS = new Set(['--help', '-h', 'help']);
 async function main(argv: string[]): Promise<number> {
   const wantsHelp = argv.some((a) => HELP_FLAGS.has(a));
   const words = argv.filter((a) => !HELP_FLAGS.has(a));
-  const [first, second, ...rest] = words;
+  // --json may come anywhere, before the command too (`cli --json usage --account ID`).
+  const jsonFlag = words.includes('--json') ? ['--json'] : [];
+  const [first, second, ...rest] = words.filter((w) => w !== '--json');
   const byName = new Map(commands.map((c) => [c.name, c]));
   // Two-word commands ("account create") come first, then one-word ones.
   let command: Command | undefined = byName.get(`${first} ${second}`);
-  let args = rest;
+  let args = [...rest, ...jsonFlag];
   if (!command) {
     command = byName.get(first ?? '');
-    args = second === undefined ? rest : [second, ...rest];
+    args = second === undefined ? args : [second, ...args];
   }
   if (!command) {
     if (wantsHelp) {

@@ -7,7 +7,7 @@ import { seedRecords } from '../../src/service/seed-records';
 import { deleteOpportunities, upsertOpportunities } from '../../src/store/opportunity-repo';
 import { aliasTargets } from '../../src/search/index-manager';
 import { MIGRATIONS_DIR } from '../../src/store/migrate';
-import { cliJson } from '../support/cli';
+import { cliJson, runCli } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
 
 // contract §22.9: the data commands as an operator runs them, each printing one JSON object.
@@ -25,6 +25,10 @@ async function cli(...args: string[]): Promise<Record<string, unknown>> {
 it('migrate reports an up-to-date database', async () => {
   const migrations = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.+\.sql$/.test(f)).length;
   expect(await cli('migrate')).toEqual({ ok: true, applied: [], already_applied: migrations });
+  // --json may come before the command too.
+  const first = await runCli(['--json', 'migrate'], { databaseUrl: ctx.databaseUrl });
+  expect(first.code).toBe(0);
+  expect(JSON.parse(first.stdout)).toEqual({ ok: true, applied: [], already_applied: migrations });
 });
 
 it('seed is deterministic for a seed: the same run again changes nothing', async () => {

@@ -34,6 +34,7 @@ describe('usage CLI', () => {
     const h = usageHeaders(outcome.usage, outcome, { marketplaceVerified: false });
     const out = await usage('--account', accountId);
     expect(out).toMatchObject({
+      ok: true,
       account_id: accountId,
       plan: h['X-Service-Plan'],
       billing_model: 'plan',

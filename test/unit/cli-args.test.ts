@@ -58,6 +58,8 @@ describe('checkArguments', () => {
     ['delete', [], /delete takes at least 1 argument, got 0/],
     ['usage', ['--account', 'x', '--acount', 'y'], /unknown flag --acount/],
     ['key revoke', [], /key revoke takes 1 argument, got 0/],
+    ['account create', ['--plan', 'free', '--plan', 'growth'], /--plan is given more than once/],
+    ['seed', ['--count=5', '--count', '6'], /--count is given more than once/],
   ])('%s %j is refused', (name, argv, message) => {
     expect(check(name, argv)).toThrow(UsageError);
     expect(check(name, argv)).toThrow(message);
@@ -69,6 +71,7 @@ describe('checkArguments', () => {
     ['seed', ['--count', '5', '--seed', '9']],
     ['account update', ['ID', '--plan', 'growth']],
     ['key create', ['--account', 'A', '--label', 'x']],
+    ['import', ['a.ndjson', '--no-sync', '--no-sync', '--json']],
   ])('%s %j is taken', (name, argv) => {
     expect(check(name, argv)).not.toThrow();
   });

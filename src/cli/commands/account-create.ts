@@ -12,6 +12,7 @@ import {
 } from '../../store/account-repo';
 import { migrate } from '../../store/migrate';
 import { intFlag, stringFlag, UsageError, type Command, type ParsedArgs } from '../command';
+import { UNSET_ALLOWANCE_NOTE } from './usage';
 
 // contract §22.9: `account create` and `account update` share their flags; the parsing lives here.
 
@@ -97,10 +98,12 @@ export function accountJson(account: Account): Record<string, unknown> {
     period_start: account.period_start?.toISOString() ?? null,
     period_end: account.period_end?.toISOString() ?? null,
     created_at: account.created_at.toISOString(),
+    // What the meter applies: no allowance set includes nothing (as `usage` prints it).
     limits: {
-      allowance: limits.allowance,
+      allowance: limits.allowance ?? 0,
       requests_per_second: limits.rps,
       max_page_size: limits.pageSize,
+      ...(limits.allowance === null ? { allowance_note: UNSET_ALLOWANCE_NOTE } : {}),
     },
   };
 }

@@ -1,6 +1,9 @@
 import { isUuid } from '../../domain/ids';
 import { stringFlag, UsageError, type Command } from '../command';
 
+/** What an account with no allowance set (an enterprise one without --allowance) is told. */
+export const UNSET_ALLOWANCE_NOTE = 'no allowance configured: nothing included';
+
 /**
  * `usage --account ID` (contract §22.9): the account's current period, used, remaining and balance.
  * It reads the same snapshot as the usage headers (contract §18.3), so the two always agree.
@@ -16,6 +19,7 @@ export const usageCommand: Command = {
     const { meter } = await capabilities();
     const usage = await meter.snapshot({ accountId });
     return {
+      ok: true,
       account_id: accountId,
       plan: usage.planId,
       billing_model: usage.billingModel,
@@ -28,9 +32,7 @@ export const usageCommand: Command = {
       remaining: usage.remaining,
       balance_millicents: usage.balanceMillicents,
       prepaid_credits: usage.prepaidCredits,
-      ...(usage.allowanceUnset
-        ? { allowance_note: 'no allowance configured: nothing included' }
-        : {}),
+      ...(usage.allowanceUnset ? { allowance_note: UNSET_ALLOWANCE_NOTE } : {}),
     };
   },
 };
