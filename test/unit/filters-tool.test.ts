@@ -265,6 +265,21 @@ describe('filterDigest', () => {
     expect(filterDigest({})).not.toBe(base);
   });
 
+  // Text filters match case-insensitively, so their case does not make another query.
+  it('is the same whatever the case of a text filter', () => {
+    const base = filterDigest({ city: 'Boston', source: 'greenhouse', currency: 'USD' });
+    expect(filterDigest({ city: 'BOSTON', source: 'GreenHouse', currency: 'usd' })).toBe(base);
+    expect(filterDigest({ city: 'İSTANBUL' })).toBe(filterDigest({ city: 'istanbul' }));
+    expect(filterDigest({ city: 'Bostonia', source: 'greenhouse', currency: 'USD' })).not.toBe(
+      base,
+    );
+  });
+
+  it('echoes a currency upper-case, as it echoes a country', () => {
+    const parsed = parseRestQuery('list', { currency: 'usd', country: 'us' }, ctx);
+    expect(parsed.appliedFilters).toMatchObject({ currency: 'USD', country: 'US' });
+  });
+
   // A default stated aloud is the same query: a cursor of one serves the other.
   it('is the same with sort=freshness or unseen_only=false as without them', () => {
     const base = filterDigest({ level: ['senior'] });

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { indexLowerCase } from '../index-case';
+import { PARAMS_BY_NAME } from './catalog';
 import type { Filter } from './types';
 
 // The cursor binds "a digest of the normalized filters" (contract §8.3). Canonical form: object keys
@@ -21,8 +23,15 @@ export function filterDigest(filter: Filter): string {
   // Defaults stated aloud are the same list as no parameter, so the same cursors: sort=freshness
   // (the default order) and unseen_only=false.
   const { sort, unseen_only, ...rest } = filter;
+  // A text filter matches case-insensitively: city=Boston and city=BOSTON are one query.
+  const caseless = Object.entries(rest).map(([name, value]) => [
+    name,
+    PARAMS_BY_NAME.get(name)?.kind === 'text' && typeof value === 'string'
+      ? indexLowerCase(value)
+      : value,
+  ]);
   const bound = {
-    ...rest,
+    ...Object.fromEntries(caseless),
     ...(sort === 'relevance' ? { sort } : {}),
     ...(unseen_only === true ? { unseen_only } : {}),
   };

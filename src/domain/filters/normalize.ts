@@ -160,7 +160,8 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
           `${name} must be at most ${MAX_TEXT_LENGTH} characters.`,
         );
       }
-      return item;
+      // An ISO 4217 code is upper case, as country's ISO code is: applied_filters echoes USD.
+      return name === 'currency' ? item.toUpperCase() : item;
   }
 }
 
