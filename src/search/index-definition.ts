@@ -58,6 +58,7 @@ const ADDED_IN: Record<number, string> = {
   6: "digests as doc values (every list page reads its records' texts from the engine)",
   7: 'a source of the served text alone (pages cost the engine more, and carry every field)',
   8: 'C++, C# and F# as terms of their own in keyword search (q=c++ also matches C and C#), and accents written as combining characters folded',
+  9: 'a colon between two words separating them in keyword search (q=python misses "Contract:Python")',
 };
 
 /** The last mapping version that added document fields: an older strict mapping refuses them. */

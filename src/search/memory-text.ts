@@ -43,11 +43,18 @@ const SYMBOL_TERMS: readonly [RegExp, string][] = [
  */
 const COMBINING_MARKS = /[\u0300-\u036F]+/g;
 
+/**
+ * The word_colons character filter: a colon is a space. The standard tokenizer keeps one between
+ * letters inside a word (Unicode's MidLetter), so "Contract:Python" was one token that neither
+ * word found.
+ */
+const COLONS = /:/g;
+
 /** The character filters of both analyzers, in their order. */
 function charFiltered(text: string): string {
   let out = text.replace(COMBINING_MARKS, '').replace(GO_COMPOUNDS, '$1_');
   for (const [pattern, term] of SYMBOL_TERMS) out = out.replace(pattern, term);
-  return out;
+  return out.replace(COLONS, ' ');
 }
 
 /** Tokens before stemming: what the synonym rules are matched against. */

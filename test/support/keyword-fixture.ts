@@ -43,6 +43,8 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'Embedded C Programmer' },
   // Its accent written as its own combining character (decomposed), as some sources send it.
   { title: 'Cafe\u0301 Platform Lead' },
+  // A colon between letters, which the standard tokenizer would keep inside one word.
+  { title: 'Contract:Kotlin Wrangler' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
@@ -221,6 +223,10 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ['punctuation is text: node.js', 'node.js', ['Node.js Backend Developer']],
   ['employer', 'snowflake', ['Data Engineer']],
   ['a lone - matches nothing', '-', []],
+  ['a lone - beside a word adds no condition', 'rust -', ['Rust Engineer']],
+  ['a colon between words separates them', 'kotlin', ['Contract:Kotlin Wrangler']],
+  ['either side of the colon', 'contract wrangler', ['Contract:Kotlin Wrangler']],
+  ['the colon as typed', 'contract:kotlin', ['Contract:Kotlin Wrangler']],
 ];
 
 /** Queries that must never fail (400 or 5xx): punctuation, operators in odd places. */
