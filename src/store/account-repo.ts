@@ -21,6 +21,12 @@ export type { Plan } from '../domain/account';
 
 export class AccountInputError extends Error {}
 
+/**
+ * A well-formed account id that names no account: not a usage error (exit status 1, as every
+ * command that reads an account answers it), unlike malformed input (AccountInputError, 2).
+ */
+export class UnknownAccountError extends Error {}
+
 const count = z.number().int().min(0).max(2_147_483_647);
 const AccountPatchSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).nullable().optional(),

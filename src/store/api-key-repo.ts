@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import {
   ACCOUNT_COLUMNS,
   AccountInputError,
+  UnknownAccountError,
   isUuid,
   rowToAccount,
   type Account,
@@ -120,7 +121,7 @@ export async function createApiKey(
   } catch (err) {
     // 23503: foreign key violation, i.e. the account does not exist.
     if ((err as { code?: string }).code === '23503') {
-      throw new AccountInputError(`no account ${input.accountId}`);
+      throw new UnknownAccountError(`no account ${input.accountId}`);
     }
     throw err;
   }

@@ -2,6 +2,7 @@ import {
   AccountInputError,
   createAccount,
   getAccount,
+  UnknownAccountError,
   updateAccount,
 } from '../../src/store/account-repo';
 import { createApiKey, generateApiKey, revokeApiKey } from '../../src/store/api-key-repo';
@@ -129,8 +130,9 @@ describe('account repository', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect(await getAccount(ctx.deps.pool, 'not-a-uuid')).toBeNull();
     expect(await updateAccount(ctx.deps.pool, unknown, { status: 'active' })).toBeNull();
+    // Well-formed but unknown: exit status 1, as for every command reading an account.
     await expect(createApiKey(ctx.deps.pool, { accountId: unknown })).rejects.toThrow(
-      AccountInputError,
+      UnknownAccountError,
     );
   });
 
