@@ -22,6 +22,7 @@ import {
   methodNotFound,
   notJsonRpc,
   refuseBatch,
+  tooComplex,
   speaksProtocolVersion,
   unsupportedContentType,
   unsupportedProtocolVersion,
@@ -29,6 +30,7 @@ import {
 } from './transport-refusals';
 import { admissionOf } from './admission';
 import { serveExchange } from './exchange';
+import { MAX_MESSAGE_DEPTH, MAX_MESSAGE_NODES, withinMessageShape } from './message-shape';
 
 // The tool-protocol endpoint (contract §21): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
@@ -147,6 +149,8 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       // contract §21.10: revisions since 2025-06-18 have no JSON-RPC batches; refusing them keeps one
       // message per POST, so each is admitted against the rate limit like a separate call.
       if (Array.isArray(req.body)) return refuse(refuseBatch());
+      if (!withinMessageShape(req.body))
+        return refuse(tooComplex(MAX_MESSAGE_NODES, MAX_MESSAGE_DEPTH));
       const version = req.get('mcp-protocol-version');
       if (!speaksProtocolVersion(version)) {
         // contract §21.4.4: a negotiating client's probe learns which revisions to retry with.

@@ -4,7 +4,7 @@ import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '.
 import { ApiError, invalidFilter } from '../domain/errors';
 import { checkOnlyNames, toolArgsSchema } from '../domain/filters';
 import type { Settings } from '../service/context';
-import type { Caller, Outcome, ReadService } from '../service/read-service';
+import type { Caller, Outcome, ReadService, Refused } from '../service/read-service';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import { serializeOnce } from '../adapter/presenter';
 import {
@@ -72,12 +72,29 @@ const NoArgs = z.strictObject({});
  * is named instead of ignored.
  */
 function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): void {
-  // A null argument counts as absent, as the filter arguments do, whatever its name.
-  const given = Object.entries(args).filter(([, value]) => value !== undefined && value !== null);
-  checkOnlyNames(
-    given.map(([name]) => name),
-    allowed,
+  checkOnlyNames(Object.keys(presentArgs(args)), allowed);
+}
+
+/** A null argument counts as absent, as the filter arguments do, whatever its name. */
+function presentArgs(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).filter(([, value]) => value !== undefined && value !== null),
   );
+}
+
+/** onlyArgs for a call already counted against the rate limit: a refusal keeps its headers. */
+function argumentsRefused(
+  args: Record<string, unknown>,
+  allowed: readonly string[],
+  headers: Record<string, string>,
+): Refused | null {
+  try {
+    onlyArgs(args, allowed);
+    return null;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { ok: false, error: err, headers };
+  }
 }
 
 /**
@@ -191,10 +208,12 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       // Like GET /v1/taxonomy/occupations: no quota. Unlike it, the call counts against the rate
       // limit (contract §21.10), and a call over it is a tool error like every other tool's
       // (contract §21.5), not an HTTP 429 for the whole POST.
+      // Counted before its arguments are checked: a call with a bad one is a call all the same.
       run: async (caller, args) => {
-        onlyArgs(args, []);
         const admitted = await reads.admitProtocolMessage(caller, true);
-        return admitted.ok ? { ok: true, body: taxonomy, headers: admitted.headers } : admitted;
+        if (!admitted.ok) return admitted;
+        const refused = argumentsRefused(args, [], admitted.headers);
+        return refused ?? { ok: true, body: taxonomy, headers: admitted.headers };
       },
     },
     {
@@ -205,11 +224,9 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       annotations: { title: 'Account usage', ...READ_ONLY },
       billable: false,
       limitedByService: true,
-      // contract §5.7: like GET /v1/usage: free, no request id spent, counted by the rate limit.
-      run: async (caller, args) => {
-        onlyArgs(args, []);
-        return reads.accountUsage(caller);
-      },
+      // contract §5.7: like GET /v1/usage: free, no request id spent, counted by the rate limit,
+      // which the service checks before the arguments, as it checks the REST query's names.
+      run: (caller, args) => reads.accountUsage(caller, presentArgs(args)),
     },
   ];
 }

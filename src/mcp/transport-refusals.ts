@@ -36,6 +36,14 @@ export const unsupportedContentType = () =>
 export const notJsonRpc = () =>
   validationError('body', 'bad_format', 'The body must be one JSON-RPC 2.0 message.');
 
+/** A message beyond message-shape.ts's bounds: no client sends one. */
+export const tooComplex = (maxNodes: number, maxDepth: number) =>
+  validationError(
+    'body',
+    'out_of_range',
+    `The message is too large in structure: at most ${maxNodes} values, nested at most ${maxDepth} deep.`,
+  );
+
 /**
  * contract §21.10: protocol revisions since 2025-06-18 have no JSON-RPC batches. A batch is refused
  * whole with HTTP 400, before anything in it runs, so one POST is one message, admitted against

@@ -604,6 +604,13 @@ describe('one rate limit across REST and MCP', () => {
     ['resources/read', 'resources/read', { uri: 'taxonomy://occupations' }],
     ['get_occupation_taxonomy', 'tools/call', { name: 'get_occupation_taxonomy', arguments: {} }],
     ['get_usage', 'tools/call', { name: 'get_usage', arguments: {} }],
+    // A bad argument does not make a call free of the limit.
+    [
+      'get_occupation_taxonomy, an unknown argument',
+      'tools/call',
+      { name: 'get_occupation_taxonomy', arguments: { zzz: 1 } },
+    ],
+    ['get_usage, an unknown argument', 'tools/call', { name: 'get_usage', arguments: { zzz: 1 } }],
   ])('%s: the third in a second of a 2 rps account is refused', async (_label, method, params) => {
     const key = await newKey({ plan: 'free' });
     const message = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -643,10 +650,26 @@ describe('one rate limit across REST and MCP', () => {
     },
   };
   const listTools = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const taxonomyCall = (args: unknown) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_occupation_taxonomy', arguments: args },
+    });
+  const manyKeys = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`k${i}`, 1]));
+  // As text: JSON.stringify of so deep an object overflows the stack here too.
+  const deepCall = taxonomyCall({ level: 'DEEP' }).replace(
+    '"DEEP"',
+    `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`,
+  );
   it.each([
     ['a query parameter', '?foo=1', listTools, {}, 400],
     ['malformed JSON', '', '{', {}, 422],
     ['a batch', '', `[${listTools}]`, {}, 400],
+    // message-shape.ts: refused before the SDK copies it (it held the event loop up to a second).
+    ['a message of 6,000 argument names', '', taxonomyCall(manyKeys), {}, 422],
+    ['a message nested 5,000 deep', '', deepCall, {}, 422],
     [
       'an unsupported protocol version',
       '',
