@@ -990,7 +990,7 @@ export interface operations {
         )[];
       };
       header?: {
-        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422. */
         'X-Request-ID'?: string;
         /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
         'If-None-Match'?: string;
@@ -1928,7 +1928,7 @@ export interface operations {
         )[];
       };
       header?: {
-        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422. */
         'X-Request-ID'?: string;
       };
       path?: never;
@@ -2233,7 +2233,7 @@ export interface operations {
         )[];
       };
       header?: {
-        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-). */
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422. */
         'X-Request-ID'?: string;
       };
       path: {
@@ -2905,6 +2905,15 @@ export interface operations {
         };
         content: {
           'application/json': unknown;
+        };
+      };
+      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description validation_error */

@@ -19,7 +19,7 @@ export function llmsText(baseUrl: string): string {
 ## Authentication
 - Send the API key in the header \`X-API-Key: <key>\` (REST and MCP) or
   \`Authorization: Bearer <key>\` (MCP only). Never put a key in a URL: a key in the query string
-  is refused as an unknown parameter.
+  is never read (401 missing_api_key without a key header; beside one, 400 unknown parameter).
 - Missing, unknown or revoked key: 401 (missing_api_key, invalid_api_key, revoked_api_key). Do not
   retry authentication failures in a loop.
 - No key needed: /v1/preview/opportunities, /v1/taxonomy/occupations, /v1/openapi.json, /docs,

@@ -109,8 +109,14 @@ export const requestIdHeader = {
   name: 'X-Request-ID',
   in: 'header',
   required: false,
-  description: 'Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-).',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  description:
+    'Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422.',
+  // The rule of middleware/request-id.ts: the set and length, and neither key shape (any case).
+  schema: {
+    type: 'string',
+    pattern:
+      '^(?![oO][pP][pP][kK]_[A-Za-z0-9]+$)(?!.*[oO][pP][pP][kK]_[A-Za-z0-9]{32})[A-Za-z0-9._:-]{1,128}$',
+  },
 };
 
 // contract §13: free revalidation on list and count.

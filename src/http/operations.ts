@@ -167,7 +167,8 @@ export const OPERATIONS = {
     public: true,
     responses: {
       '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } },
-      ...errors(['422', '500'], {}),
+      // Any query parameter is an unknown one (400).
+      ...errors(['400', '422', '500'], {}),
     },
   },
 } satisfies Record<string, Operation>;

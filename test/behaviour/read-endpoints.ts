@@ -177,6 +177,7 @@ export function readEndpointBehaviour(start: StartFixtureWorld): void {
     it.each([
       ['/v1/usage?foo=1', 'foo'],
       ['/v1/taxonomy/occupations?version=v2', 'version'],
+      ['/v1/openapi.json?api_key=oppk_x', 'api_key'],
     ])('%s is 400 invalid_filter naming the parameter', async (path, name) => {
       const res = await get(world.baseUrl, path, { key: world.reader.key });
       expect(res.status).toBe(400);
