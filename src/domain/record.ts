@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ISO_COUNTRY_CODES } from './filters/countries';
 import {
   Actionability,
   CommercialEligibility,
@@ -50,9 +51,12 @@ export const Location = z.strictObject({
   city: text(120).nullable(),
   region: text(120).nullable(),
   region_code: text(10).nullable(),
+  // An assigned code, as the country filter takes: a record in XX could be counted in a facet
+  // bucket that no filter can then ask for.
   country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case')
+    .enum([...ISO_COUNTRY_CODES] as [string, ...string[]], {
+      error: 'ISO 3166-1 alpha-2: an assigned code, upper case',
+    })
     .nullable(),
   remote: z.boolean().nullable(),
   remote_scope: RemoteScope,

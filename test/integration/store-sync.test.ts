@@ -100,6 +100,27 @@ describe('import', () => {
     expect(await indexedIds({ term: { id: upper.id } })).toEqual([upper.id]);
   });
 
+  it('refuses a country that is not an assigned ISO code, which no country filter could ask for', async () => {
+    const good = makeRecord();
+    const unassigned = makeRecord();
+    const file = path.join(dir, 'countries.ndjson');
+    const withCountry = (r: typeof good, country: string) => ({
+      ...r,
+      location: { ...r.location, country },
+    });
+    writeFileSync(
+      file,
+      [withCountry(good, 'GB'), withCountry(unassigned, 'XX')]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const report = await importNdjson(ctx.deps, file);
+    expect(report).toMatchObject({ ok: false, valid: 1, store: { inserted: 1 } });
+    expect(report.rejected).toEqual([
+      { line: 2, errors: [expect.stringMatching(/^location\.country: ISO 3166-1 alpha-2/)] },
+    ]);
+  });
+
   it('runs as the CLI with --json and a non-zero exit status when a line is bad', async () => {
     const file = path.join(dir, 'cli.ndjson');
     const record = makeRecord();

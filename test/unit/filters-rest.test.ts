@@ -211,15 +211,19 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
   });
 });
 
-// Free text is at most 256 characters counted as JSON Schema's maxLength counts them
+// Free text is at most 300 characters counted as JSON Schema's maxLength counts them
 // (code points), so an emoji is one character, as the OpenAPI document's maxLength says.
 it('counts the length of free text in code points', () => {
-  expect(parse('list', { city: '😀'.repeat(256) }).filter.city).toBe('😀'.repeat(256));
-  expect(summary(apiErrorOf(() => parse('list', { city: '😀'.repeat(257) })))).toEqual(
+  expect(parse('list', { city: '😀'.repeat(300) }).filter.city).toBe('😀'.repeat(300));
+  expect(summary(apiErrorOf(() => parse('list', { city: '😀'.repeat(301) })))).toEqual(
     unprocessable('city'),
   );
-  expect(summary(apiErrorOf(() => parse('list', { city: 'x'.repeat(257) })))).toEqual(
+  expect(summary(apiErrorOf(() => parse('list', { city: 'x'.repeat(301) })))).toEqual(
     unprocessable('city'),
   );
-  expect(parse('list', { city: `${'x'.repeat(255)}😀` }).filter.city).toHaveLength(257);
+  expect(parse('list', { city: `${'x'.repeat(299)}😀` }).filter.city).toHaveLength(301);
+  // The longest normalized_title a record may have can be asked for.
+  expect(parse('list', { normalized_title: 'x'.repeat(300) }).filter.normalized_title).toHaveLength(
+    300,
+  );
 });

@@ -223,7 +223,7 @@ describe('schemas', () => {
     expect((list.level?.items as { enum: string[] }).enum).toContain('senior');
     expect(list.engagement_model?.enum).toEqual(['w2_contract', '1099', 'c2c']);
     expect(list.remote).toMatchObject({ type: 'boolean' });
-    expect(list.city).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(list.city).toMatchObject({ type: 'string', minLength: 1, maxLength: 300 });
     expect(list.rate_min?.pattern).toBe('^\\d{1,308}(\\.\\d+)?$');
     expect(JSON.stringify(list)).not.toMatch(/"pattern":"\^\(intern/); // no enum as a pattern
     const preview = props(restQuerySchema('preview'));

@@ -332,5 +332,9 @@ export function isListKind(spec: ParamSpec): boolean {
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_LIST_LIMIT = 25;
 export const PREVIEW_MAX_LIMIT = 5;
-/** Longest free-text value, in characters (code points, as JSON Schema's maxLength counts). */
-export const MAX_TEXT_LENGTH = 256;
+/**
+ * Longest free-text value, in characters (code points, as JSON Schema's maxLength counts): the
+ * longest record field a text filter matches exactly (normalized_title, domain/record.ts), so
+ * that every stored value can be asked for.
+ */
+export const MAX_TEXT_LENGTH = 300;
