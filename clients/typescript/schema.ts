@@ -2144,6 +2144,8 @@ export interface operations {
         stats?: 'rate';
       };
       header?: {
+        /** @description Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none. */
+        'X-Request-ID'?: string;
         /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
         'If-None-Match'?: string;
       };
@@ -3031,7 +3033,10 @@ export interface operations {
   getUsage: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none. */
+        'X-Request-ID'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3114,6 +3119,31 @@ export interface operations {
       };
       /** @description api_access_disabled, api_access_suspended, plan_access_pending or plan_access_expired */
       403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
+          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
+          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
+          'X-Service-Plan': components['headers']['X-Service-Plan'];
+          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
+          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
+          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
+          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
+          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
+          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
+          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
+          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_error */
+      422: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3221,7 +3251,12 @@ export interface operations {
   getOccupationTaxonomy: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none. */
+        'X-Request-ID'?: string;
+        /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3230,6 +3265,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           ETag?: string;
           'Cache-Control'?: string;
           [name: string]: unknown;
@@ -3241,6 +3277,9 @@ export interface operations {
       /** @description Not modified (If-None-Match matched the ETag). */
       304: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          ETag?: string;
+          'Cache-Control'?: string;
           [name: string]: unknown;
         };
         content?: never;
@@ -3248,6 +3287,7 @@ export interface operations {
       /** @description invalid_filter, malformed_cursor or page_size_exceeded */
       400: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3257,6 +3297,7 @@ export interface operations {
       /** @description validation_error */
       422: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3266,6 +3307,7 @@ export interface operations {
       /** @description internal_server_error */
       500: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3327,7 +3369,10 @@ export interface operations {
         /** @description Number of opportunities, an integer from 1 to 5 (default 5); above 5 gives page_size_exceeded. */
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /** @description Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none. */
+        'X-Request-ID'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3336,6 +3381,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3345,6 +3391,7 @@ export interface operations {
       /** @description invalid_filter, malformed_cursor or page_size_exceeded */
       400: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3354,6 +3401,7 @@ export interface operations {
       /** @description validation_error */
       422: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3363,6 +3411,7 @@ export interface operations {
       /** @description preview_rate_limit_exceeded (with Retry-After) */
       429: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description Whole seconds to wait before retrying. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -3374,6 +3423,7 @@ export interface operations {
       /** @description internal_server_error */
       500: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3383,6 +3433,7 @@ export interface operations {
       /** @description metering_unavailable or search_unavailable (with Retry-After) */
       503: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description Whole seconds to wait before retrying. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -3396,7 +3447,10 @@ export interface operations {
   getOpenApiDocument: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none. */
+        'X-Request-ID'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3405,6 +3459,7 @@ export interface operations {
       /** @description OpenAPI 3.1 document */
       200: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3414,6 +3469,7 @@ export interface operations {
       /** @description invalid_filter, malformed_cursor or page_size_exceeded */
       400: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3423,6 +3479,7 @@ export interface operations {
       /** @description validation_error */
       422: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {
@@ -3432,6 +3489,7 @@ export interface operations {
       /** @description internal_server_error */
       500: {
         headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           [name: string]: unknown;
         };
         content: {

@@ -119,6 +119,16 @@ export const requestIdHeader = {
   },
 };
 
+/** The same header on a free request: validated and echoed, never spent (contract §17.1). */
+export const correlationIdHeader = {
+  ...requestIdHeader,
+  description:
+    'Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none.',
+};
+
+/** What every response echoes, an anonymous one too. */
+export const ECHOED_HEADERS = headerRefs(['X-Request-ID']);
+
 // contract §13: free revalidation on list and count.
 export const ETAG_HEADER = {
   description:

@@ -14,6 +14,8 @@ import {
   ok,
   queryParameters,
   requestIdHeader,
+  correlationIdHeader,
+  ECHOED_HEADERS,
   str,
 } from './openapi-parts';
 
@@ -79,7 +81,7 @@ export const OPERATIONS = {
     summary: 'The number of matching opportunities; consumes no allowance.',
     description:
       'Free, facets and new_count included. group_by (one or two dimensions) and group_limit add groups and other_count at each level, exact: a bucket counts what the same filters plus that value count. include=new_count adds new_count (matching records not yet delivered to this account this period) and new_cost_millicents (what listing them all would take from the prepaid wallet after the remaining included allowance), exact whatever the number of deliveries. Dashboards: histogram=published|first_seen with interval=day|week|month adds histogram (HistogramBucket: matching records per UTC bucket, weeks from Monday, ascending, empty buckets included, at most 400); stats=rate adds rate_stats (RateStatistics per rate unit and currency: count, min and max exact, p25, median and p75 within 5 %). Both combine with every filter, with each other and with group_by, and are free. If-None-Match with the ETag of an earlier answer: 304 when the count envelope is unchanged.',
-    parameters: () => [...queryParameters('count'), ifNoneMatchHeader],
+    parameters: () => [...queryParameters('count'), correlationIdHeader, ifNoneMatchHeader],
     responses: {
       '200': ok('CountEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
       '304': notModified('the count is unchanged'),
@@ -127,9 +129,10 @@ export const OPERATIONS = {
     tags: ['Account'],
     summary:
       "The account's usage: the usage headers in one body. Free; spends no request id; counts against the rate limit.",
+    parameters: () => [correlationIdHeader],
     responses: {
       '200': ok('Usage', AUTH_HEADERS),
-      ...errors(['400', '401', '403', '429', '500', '503'], AUTH_HEADERS),
+      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS),
     },
   },
   getOccupationTaxonomy: {
@@ -138,12 +141,16 @@ export const OPERATIONS = {
     tags: ['Taxonomy'],
     summary: 'The versioned occupational taxonomy; no key needed; cacheable (ETag).',
     public: true,
+    parameters: () => [correlationIdHeader, ifNoneMatchHeader],
     responses: {
-      '200': ok('Taxonomy', { ETag: str, 'Cache-Control': str }),
-      '304': { description: 'Not modified (If-None-Match matched the ETag).' },
+      '200': ok('Taxonomy', { ...ECHOED_HEADERS, ETag: str, 'Cache-Control': str }),
+      '304': {
+        description: 'Not modified (If-None-Match matched the ETag).',
+        headers: { ...ECHOED_HEADERS, ETag: str, 'Cache-Control': str },
+      },
       // A malformed X-Request-ID is refused before any route (contract §17.1); any query
       // parameter is an unknown one (400).
-      ...errors(['400', '422', '500'], {}),
+      ...errors(['400', '422', '500'], ECHOED_HEADERS),
     },
   },
   previewOpportunities: {
@@ -152,11 +159,11 @@ export const OPERATIONS = {
     tags: ['Preview'],
     summary: 'Anonymous preview: at most five live opportunities, no pagination.',
     public: true,
-    parameters: () => queryParameters('preview'),
+    parameters: () => [...queryParameters('preview'), correlationIdHeader],
     responses: {
-      '200': ok('PreviewListEnvelope', {}),
-      ...errors(['400', '422', '500', '503'], {}),
-      '429': errorResponse('429', {}, PREVIEW_RATE_LIMITED),
+      '200': ok('PreviewListEnvelope', ECHOED_HEADERS),
+      ...errors(['400', '422', '500', '503'], ECHOED_HEADERS),
+      '429': errorResponse('429', ECHOED_HEADERS, PREVIEW_RATE_LIMITED),
     },
   },
   getOpenApiDocument: {
@@ -165,10 +172,15 @@ export const OPERATIONS = {
     tags: ['Discovery'],
     summary: 'This document.',
     public: true,
+    parameters: () => [correlationIdHeader],
     responses: {
-      '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } },
+      '200': {
+        description: 'OpenAPI 3.1 document',
+        headers: ECHOED_HEADERS,
+        content: { 'application/json': {} },
+      },
       // Any query parameter is an unknown one (400).
-      ...errors(['400', '422', '500'], {}),
+      ...errors(['400', '422', '500'], ECHOED_HEADERS),
     },
   },
 } satisfies Record<string, Operation>;

@@ -305,6 +305,29 @@ describe('the document', () => {
     ]) expect(headers).toContain(name); // prettier-ignore
   });
 
+  // contract §17.1: every route validates and echoes X-Request-ID, a free or anonymous one too.
+  it('declares X-Request-ID on every operation, and echoes it on every response', () => {
+    for (const { path, op: operation } of operations()) {
+      const params = (operation as Operation).parameters ?? [];
+      expect({ path, declared: params.some((p) => p.name === 'X-Request-ID') }).toEqual({
+        path,
+        declared: true,
+      });
+      for (const [status, response] of Object.entries((operation as Operation).responses)) {
+        expect({ path, status, echoed: 'X-Request-ID' in (response.headers ?? {}) }).toEqual({
+          path,
+          status,
+          echoed: true,
+        });
+      }
+      // A malformed one is a 422, documented wherever the header is.
+      expect({ path, statuses: Object.keys((operation as Operation).responses) }).toEqual({
+        path,
+        statuses: expect.arrayContaining(['422']),
+      });
+    }
+  });
+
   // Contract §19.2: 429 carries Retry-After; §20.5: so does 503 search_unavailable.
   it.each([
     ['/v1/opportunities', '429'],
