@@ -1,6 +1,11 @@
 import { DatabaseError, type Pool, type QueryConfig, type QueryResult } from 'pg';
 import { metrics } from '../infra/metrics';
-import { DEFAULT_COMMIT_TIMEOUT_MS, flushStatement, transactionInOneTrip } from '../store/db';
+import {
+  DEFAULT_COMMIT_TIMEOUT_MS,
+  flushStatement,
+  transactionInOneTrip,
+  withWatchedClient,
+} from '../store/db';
 import { GroupFlush } from '../store/group-flush';
 import { KeyedBatches } from '../store/keyed-batches';
 import { allocate } from './allocate';
@@ -307,9 +312,8 @@ export class PgMeter implements Metering {
     const now = this.now().getTime();
     const idCutoff = new Date(now - REQUEST_ID_RETENTION_DAYS * DAY_MS);
     const periodCutoff = new Date(now - DELIVERY_RETENTION_DAYS * DAY_MS);
-    return failClosed(async () => {
-      const client = await this.pool.connect();
-      try {
+    return failClosed(() =>
+      withWatchedClient(this.pool, async (client) => {
         const { rows } = await client.query<{ locked: boolean }>(RETENTION_LOCK);
         if (!rows[0]?.locked) return { requestIds: 0, deliveries: 0, ran: false };
         try {
@@ -324,10 +328,8 @@ export class PgMeter implements Metering {
         } finally {
           await client.query(RETENTION_UNLOCK);
         }
-      } finally {
-        client.release();
-      }
-    });
+      }),
+    );
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Taxonomy } from '../domain/taxonomy';
 import { NO_PROGRESS, type Progress } from '../infra/progress';
 import { changesSince, countChangesSince, type ChangeRow } from '../store/opportunity-repo';
+import { withWatchedClient } from '../store/db';
 import {
   BULK_RETRY,
   bulkWithRetry,
@@ -97,25 +98,26 @@ async function holdingSyncLock<T>(
   wait: boolean,
   fn: (client: PoolClient) => Promise<T>,
 ): Promise<T | null> {
-  const client = await deps.pool.connect();
-  let locked = false;
-  try {
-    const res = await client.query<{ locked: boolean }>(
-      wait
-        ? 'SELECT true AS locked FROM pg_advisory_lock(hashtext($1))'
-        : 'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-      [lockName(deps)],
-    );
-    locked = res.rows[0]?.locked === true;
-    return locked ? await fn(client) : null;
-  } finally {
-    if (locked) {
-      await client
-        .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName(deps)])
-        .catch(() => undefined);
+  // Held while the index is written: the connection idles meanwhile, so it is watched.
+  return withWatchedClient(deps.pool, async (client) => {
+    let locked = false;
+    try {
+      const res = await client.query<{ locked: boolean }>(
+        wait
+          ? 'SELECT true AS locked FROM pg_advisory_lock(hashtext($1))'
+          : 'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+        [lockName(deps)],
+      );
+      locked = res.rows[0]?.locked === true;
+      return locked ? await fn(client) : null;
+    } finally {
+      if (locked) {
+        await client
+          .query('SELECT pg_advisory_unlock(hashtext($1))', [lockName(deps)])
+          .catch(() => undefined);
+      }
     }
-    client.release();
-  }
+  });
 }
 
 interface SyncState {

@@ -87,9 +87,11 @@ export const DEFAULT_COMMIT_TIMEOUT_MS = 15_000;
 /**
  * A checked-out client whose connection dies emits 'error'; unheard, that event would crash the
  * process. Heard, it marks the client to be discarded rather than returned to the pool, and so does
- * whatever `fn` reports through `discard` (a failed ROLLBACK, a COMMIT without an answer).
+ * whatever `fn` reports through `discard` (a failed ROLLBACK, a COMMIT without an answer). Every
+ * client held across other work (a lock held while indexing, migrating, pruning) is taken here:
+ * an idle one whose backend is killed, or whose connection is reset, would end the process.
  */
-async function withWatchedClient<T>(
+export async function withWatchedClient<T>(
   pool: Pool,
   fn: (client: PoolClient, discard: (err: unknown) => void) => Promise<T>,
 ): Promise<T> {
