@@ -119,12 +119,20 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
   ): void => {
     const context = authenticated.get(req);
     if (!context) return next(refusal);
-    reads.admitProtocolMessage(callerOf(req, context, deps.env), true).then((admitted) => {
-      res.set(admitted.headers);
-      if (!admitted.ok) return next(admitted.error);
-      if (send) return send();
-      next(refusal);
-    }, next);
+    admit(callerOf(req, context, deps.env), res, true).then(
+      () => (send ? send() : next(refusal)),
+      next,
+    );
+  };
+
+  /**
+   * Counts a POST against the account's rate limit (the read window, or with `counted` false the
+   * looser protocol one: admission.ts) and sets its headers; over the limit, throws the 429.
+   */
+  const admit = async (caller: Caller, res: Response, counted: boolean): Promise<void> => {
+    const admitted = await reads.admitProtocolMessage(caller, counted);
+    res.set(admitted.headers);
+    if (!admitted.ok) throw admitted.error;
   };
 
   /**
@@ -169,12 +177,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     // contract §21.10: every request counts against the account's rate limits before any Postgres
     // work; which limit, and when, is admission.ts's decision.
     const admission = admissionOf(req.body, parts);
-    const admit = async (counted: boolean): Promise<void> => {
-      const admitted = await reads.admitProtocolMessage(caller, counted);
-      res.set(admitted.headers);
-      if (!admitted.ok) throw admitted.error;
-    };
-    if (admission !== 'service') await admit(admission === 'read');
+    if (admission !== 'service') await admit(caller, res, admission === 'read');
     const deferred = new DeferredJson();
     const scope = requestScope(caller, res, deps, deferred, argumentsOf(req.body));
     let reply: Reply;
@@ -182,10 +185,10 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       reply = await serve(req, res, scope);
     } catch (err) {
       // A refusal of the transport: the call never reached the ReadService.
-      if (admission === 'service') await admit(false);
+      if (admission === 'service') await admit(caller, res, false);
       throw err;
     }
-    if (admission === 'service' && !scope.limitedByService) await admit(false);
+    if (admission === 'service' && !scope.limitedByService) await admit(caller, res, false);
     if (reply === null) return;
     res.status(reply.status);
     if (reply.contentType) res.setHeader('Content-Type', reply.contentType);
