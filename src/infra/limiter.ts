@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { metrics } from './metrics';
+import { isCommandTimeout, replaceStalledConnection } from './redis-client';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -63,8 +64,9 @@ export class Limiter {
   /**
    * Runs `call` on Redis when it is configured, and on the in-process limiter when there is no
    * Redis or when the Redis call fails: not ready (rejectIfRedisNotReady), an error, or a command
-   * that outlived REDIS_TIMEOUT_MS on a connection that still looks ready (a hung server). The
-   * fallback metric follows what actually decided, not the client's connection status.
+   * that outlived REDIS_TIMEOUT_MS on a connection that still looks ready (a hung server, a
+   * half-open connection), which is then replaced. The fallback metric follows what actually
+   * decided, not the client's connection status.
    */
   private async onBackend<T>(
     limit: number,
@@ -83,6 +85,7 @@ export class Limiter {
         throw err;
       }
       metrics.limiterBackend(false);
+      if (isCommandTimeout(err) && this.redis) replaceStalledConnection(this.redis);
       return call(local);
     }
   }

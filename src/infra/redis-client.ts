@@ -19,6 +19,9 @@ export function createRedisClient(url: string, settings: RedisSettings): Redis {
     // the limiters' in-process fallback takes over (it only covers errors, not waits).
     commandTimeout: settings.timeoutMs,
     connectTimeout: Math.max(settings.timeoutMs, 1000),
+    // A connection closed by the client waits this long for the server's side of the close before
+    // it is destroyed; a half-open one never sends it (replaceStalledConnection, shutdown).
+    disconnectTimeout: settings.timeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     lazyConnect: false,
@@ -63,4 +66,22 @@ export function readyWithin(redis: Redis, ms: number): Promise<Error | undefined
     redis.once('ready', onReady);
     redis.on('error', onError);
   });
+}
+
+/**
+ * Called when a command outlived REDIS_TIMEOUT_MS on a connection that still looked ready. Such a
+ * connection may be half-open (the peer gone without a close, its bytes dropped), and ioredis
+ * keeps it until the kernel gives up on it, minutes later, while every command waits out its
+ * deadline. It is replaced instead: the new connection is either ready at once (the stall was the
+ * old connection's) or not ready, and commands are then refused at once (no offline queue), so the
+ * in-process limiter answers without waiting.
+ */
+export function replaceStalledConnection(redis: Redis): void {
+  // Only a ready connection: one already reconnecting is being replaced.
+  if (redis.status === 'ready') redis.disconnect(true);
+}
+
+/** ioredis's rejection of a command past its commandTimeout. */
+export function isCommandTimeout(err: unknown): boolean {
+  return err instanceof Error && err.message === 'Command timed out';
 }

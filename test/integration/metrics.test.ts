@@ -2,12 +2,13 @@ import { createServer as createTcpServer, type Server as TcpServer } from 'node:
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createLogger } from '../../src/infra/logger';
+import { createRedisClient } from '../../src/infra/redis-client';
 import { createSearchClient } from '../../src/search/client';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
-import { startHangProxy } from '../support/hang-proxy';
+import { startHangProxy, type HangProxy } from '../support/hang-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
 import { serveApp as serve, type ServedApp } from '../support/serve-app';
 import { ROOMY } from '../support/factories';
@@ -182,32 +183,61 @@ it('shows the in-process limiter fallback while Redis is not ready', async () =>
   }
 });
 
-it('shows the fallback when a connected Redis hangs (status still ready, commands time out)', async () => {
-  // The fallback used to be read from the client's status, which stays "ready" on a silent server.
+/**
+ * Runs `fn` against an app whose Redis (the real client, a 300 ms deadline) sits behind a proxy
+ * that can go silent, once the connection is ready and one count has been limited by Redis.
+ */
+async function behindRedisProxy(
+  fn: (proxy: HangProxy, appUrl: string, redis: Redis) => Promise<void>,
+): Promise<void> {
   const proxy = await startHangProxy(6379);
-  const redis = new Redis(`redis://127.0.0.1:${proxy.port}`, {
-    commandTimeout: 1000,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-  });
+  const redis = createRedisClient(`redis://127.0.0.1:${proxy.port}`, { timeoutMs: 300 });
   redis.on('error', () => undefined);
   const app = await serve({ ...ctx.deps, redis });
   try {
     if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
     expect((await get(`${app.url}/v1/opportunities/count`, key)).status).toBe(200);
-    proxy.hang();
-    const decisions = await sample('rate_limiter_fallback_decisions_total');
-    // Rate limits go on in process: the request is served after the command timeout.
-    expect((await get(`${app.url}/v1/opportunities/count`, key)).status).toBe(200);
-    expect(redis.status).toBe('ready');
-    expect(await sample('rate_limiter_fallback_active')).toBe(1);
-    expect(await sample('rate_limiter_fallback_decisions_total')).toBeGreaterThan(decisions);
+    expect(await sample('rate_limiter_fallback_active')).toBe(0);
+    await fn(proxy, app.url, redis);
   } finally {
     await app.close();
     redis.disconnect();
+    // ioredis destroys a closed connection whose server never answered the close after its
+    // disconnectTimeout (the 300 ms deadline); waiting that out keeps its timer in this file.
+    await new Promise((resolve) => setTimeout(resolve, 400));
     await proxy.close();
   }
-});
+}
+
+it('shows the fallback when a connected Redis hangs (status still ready, commands time out)', () =>
+  // The fallback used to be read from the client's status, which stays "ready" on a silent server.
+  behindRedisProxy(async (proxy, appUrl, redis) => {
+    proxy.hang();
+    const decisions = await sample('rate_limiter_fallback_decisions_total');
+    // Rate limits go on in process: the request is served after the command timeout, and the
+    // connection that outlived it is being replaced.
+    expect((await get(`${appUrl}/v1/opportunities/count`, key)).status).toBe(200);
+    expect(redis.status).not.toBe('ready');
+    expect(await sample('rate_limiter_fallback_active')).toBe(1);
+    expect(await sample('rate_limiter_fallback_decisions_total')).toBeGreaterThan(decisions);
+  }));
+
+it('replaces a Redis connection gone half-open: the limits go back to Redis', () =>
+  // A connection whose peer vanished without a close stays "ready" until the kernel gives up on
+  // it, minutes later; kept, it made every request wait out REDIS_TIMEOUT_MS meanwhile.
+  behindRedisProxy(async (proxy, appUrl) => {
+    proxy.silenceOpen();
+    expect((await get(`${appUrl}/v1/opportunities/count`, key)).status).toBe(200);
+    expect(await sample('rate_limiter_fallback_active')).toBe(1);
+    // Kept, the silent connection would answer none of these; a new one answers.
+    let redisAnswered = false;
+    for (let i = 0; i < 20 && !redisAnswered; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await get(`${appUrl}/v1/opportunities/count`, key)).status).toBe(200);
+      redisAnswered = (await sample('rate_limiter_fallback_active')) === 0;
+    }
+    expect(redisAnswered).toBe(true);
+  }));
 
 describe('with METRICS_TOKEN', () => {
   let app: ServedApp;

@@ -10,6 +10,11 @@ import { startTcpForwarder } from './tcp-forwarder';
 export interface HangProxy {
   port: number;
   hang(): void;
+  /**
+   * The connections open now go silent for good (bytes dropped both ways, nothing closed), as a
+   * half-open connection whose peer is gone; connections made afterwards pass.
+   */
+  silenceOpen(): void;
   hold(): void;
   release(): void;
   /** HTTP requests that started while held and are not forwarded yet. */
@@ -26,9 +31,13 @@ export async function startHangProxy(
   let hung = false;
   let held: (() => void)[] | null = null;
   let heldRequests = 0;
+  const open = new Set<object>();
+  const silenced = new WeakSet<object>();
   const forwarder = await startTcpForwarder(targetPort, targetHost, (client, upstream) => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
     client.on('data', (chunk: Buffer) => {
-      if (hung) return;
+      if (hung || silenced.has(client)) return;
       if (!held) {
         upstream.write(chunk);
         return;
@@ -37,13 +46,16 @@ export async function startHangProxy(
       held.push(() => upstream.write(chunk));
     });
     upstream.on('data', (chunk) => {
-      if (!hung) client.write(chunk);
+      if (!hung && !silenced.has(client)) client.write(chunk);
     });
   });
   return {
     port: forwarder.port,
     hang() {
       hung = true;
+    },
+    silenceOpen() {
+      for (const client of open) silenced.add(client);
     },
     hold() {
       held ??= [];
