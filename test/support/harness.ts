@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { Pool } from 'pg';
 import { bootstrap, shutdown } from '../../src/bootstrap';
 import { parseEnv, type Env } from '../../src/config';
 import { compose } from '../../src/app/compose';
@@ -11,7 +9,7 @@ import { createLogger } from '../../src/infra/logger';
 import { dropIndices } from '../../src/search/index-manager';
 import { IndexFollower } from '../../src/search/index-follower';
 import type { AppDeps } from '../../src/service/context';
-import { adminDatabaseUrl, createTestDatabase } from './template-database';
+import { takeTestDatabase } from './template-database';
 
 export const TEST_CURSOR_KEYS = 'test1=test-cursor-signing-secret-0123456789abcdef';
 
@@ -31,8 +29,8 @@ export interface TestContext {
 export async function createTestContext(
   overrides: Partial<Record<keyof Env, string>> = {},
 ): Promise<TestContext> {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const databaseUrl = await createTestDatabase(name);
+  const database = await takeTestDatabase();
+  const databaseUrl = database.url;
   const env = parseEnv({
     DATABASE_URL: databaseUrl,
     OPENSEARCH_URL: process.env.OPENSEARCH_URL,
@@ -76,9 +74,7 @@ export async function createTestContext(
       await new Promise((resolve) => server.close(resolve));
       await dropIndices(deps.search, deps.alias).catch(() => undefined);
       await shutdown(deps);
-      const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
-      await admin.end();
+      await database.release().catch(() => undefined);
     },
   };
 }

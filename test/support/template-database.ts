@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { createPool, ensureDatabase } from '../../src/store/db';
 import { migrate } from '../../src/store/migrate';
+import { dropPool, preparePool, takeDatabase, type PooledDatabase } from './database-pool';
 
 // Every test context used to create an empty database and run the ten migrations into it, about
 // half a second each time. The global set-up now migrates one template database per run and each
 // context copies it (CREATE DATABASE ... TEMPLATE, a block copy of a few megabytes): the same
-// schema and rows, without the DDL. The app's own migrate() still runs at each bootstrap and finds
+// schema and rows, without the DDL; a closed context's copy is then put back as the template left
+// it and reused (database-pool.ts). The app's own migrate() still runs at each bootstrap and finds
 // every migration applied, as it does on any restart. The suites that start the app on a database
 // of their own (production-mode, search-connections, store-tls, built-server) still make it empty,
 // so the migrations' run on a fresh database stays tested.
@@ -35,6 +37,7 @@ export async function createTemplateDatabase(): Promise<string> {
     // No session may stay connected to a template while it is copied.
     await pool.end();
   }
+  await preparePool(name, urlOf(name));
   process.env[TEMPLATE_ENV] = name;
   return name;
 }
@@ -45,6 +48,7 @@ export async function dropTemplateDatabase(): Promise<void> {
   if (!name) return;
   const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
   try {
+    await dropPool(name, admin);
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await admin.end();
@@ -52,20 +56,25 @@ export async function dropTemplateDatabase(): Promise<void> {
 }
 
 /**
- * A test's own database, migrated: a copy of the run's template, or (a test run without the
- * global set-up) an empty one that bootstrap's migrate() fills.
+ * A test context's database, migrated: one of the run's pool (database-pool.ts), or (a test run
+ * without the global set-up) a new empty one that bootstrap's migrate() fills, dropped on release.
  */
-export async function createTestDatabase(name: string): Promise<string> {
+export async function takeTestDatabase(): Promise<PooledDatabase> {
+  const admin = () => new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
   const template = process.env[TEMPLATE_ENV];
-  if (!template) {
-    await ensureDatabase(urlOf(name));
-    return urlOf(name);
-  }
-  const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
-  try {
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
-  } finally {
-    await admin.end();
-  }
-  return urlOf(name);
+  if (template) return takeDatabase(template, urlOf, admin);
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await ensureDatabase(urlOf(name));
+  return {
+    name,
+    url: urlOf(name),
+    async release() {
+      const pool = admin();
+      try {
+        await pool.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await pool.end();
+      }
+    },
+  };
 }

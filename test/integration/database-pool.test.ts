@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
+import { dropPool, preparePool, takeDatabase } from '../support/database-pool';
+import { adminDatabaseUrl } from '../support/template-database';
+
+// The test contexts reuse their databases (test/support/database-pool.ts): a database handed to the
+// next context must be what a fresh copy of the template would be, or no test is isolated. This
+// file makes a pool of its own, from a template of its own (a copy of the run's migrated one).
+
+const admin = () => new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
+
+function urlOf(name: string): string {
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const template = `test_pooltpl_${randomBytes(4).toString('hex')}`;
+
+async function onDatabase<T>(name: string, fn: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = new Pool({ connectionString: urlOf(name), max: 1 });
+  try {
+    return await fn(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** What a test can see of a database's contents: row counts, and the sequences' next values. */
+async function state(name: string) {
+  return onDatabase(name, async (pool) => {
+    const tables = await pool.query<{ name: string }>(
+      `SELECT format('%I', tablename) AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+    );
+    const counts: Record<string, number> = {};
+    for (const { name: table } of tables.rows) {
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+      counts[table] = rows[0]?.n ?? -1;
+    }
+    const sequences = await pool.query<{ name: string; last_value: string | null }>(
+      `SELECT sequencename AS name, last_value::text FROM pg_sequences WHERE schemaname = 'public'`,
+    );
+    return { counts, sequences: sequences.rows };
+  });
+}
+
+beforeAll(async () => {
+  const run = process.env.TEST_TEMPLATE_DATABASE;
+  if (!run) throw new Error('the global set-up names the run template');
+  const pool = admin();
+  try {
+    await pool.query(`CREATE DATABASE "${template}" TEMPLATE "${run}"`);
+  } finally {
+    await pool.end();
+  }
+  await preparePool(template, urlOf(template));
+});
+
+afterAll(async () => {
+  const pool = admin();
+  try {
+    await dropPool(template, pool);
+    await pool.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+  } finally {
+    await pool.end();
+  }
+});
+
+it('hands a released database back as the template left it', async () => {
+  const fresh = await state(template);
+  expect(fresh.counts.taxonomy_nodes).toBeGreaterThan(0);
+  expect(fresh.counts.schema_migrations).toBeGreaterThan(0);
+
+  const first = await takeDatabase(template, urlOf, admin);
+  expect(await state(first.name)).toEqual(fresh);
+  await onDatabase(first.name, async (pool) => {
+    await pool.query(`INSERT INTO accounts (plan_id) VALUES ('free')`);
+    await pool.query(
+      `DELETE FROM taxonomy_nodes t WHERE level = 'class' AND ctid IN
+         (SELECT ctid FROM taxonomy_nodes WHERE level = 'class' LIMIT 5)`,
+    );
+    await pool.query(`UPDATE plans SET label = label || ' changed'`);
+    await pool.query(`SELECT nextval('opportunity_record_num')`);
+  });
+  expect(await state(first.name)).not.toEqual(fresh);
+  // A connection the test left open does not keep the database from being put back.
+  const leftOpen = new Pool({ connectionString: first.url, max: 1 });
+  leftOpen.on('error', () => undefined);
+  await leftOpen.query('SELECT 1');
+  await first.release();
+  await leftOpen.end().catch(() => undefined);
+
+  const second = await takeDatabase(template, urlOf, admin);
+  expect(second.name).toBe(first.name);
+  expect(await state(second.name)).toEqual(fresh);
+  await onDatabase(second.name, async (pool) => {
+    const plans = await pool.query<{ label: string }>(
+      `SELECT label FROM plans WHERE label LIKE '% changed'`,
+    );
+    expect(plans.rows).toEqual([]);
+  });
+  await second.release();
+});
+
+it('drops a database whose schema a test altered instead of handing it out again', async () => {
+  const taken = await takeDatabase(template, urlOf, admin);
+  await onDatabase(taken.name, (pool) => pool.query('ALTER TABLE accounts ADD COLUMN scratch int'));
+  await taken.release();
+  const pool = admin();
+  try {
+    const { rows } = await pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [taken.name]);
+    expect(rows).toEqual([]);
+  } finally {
+    await pool.end();
+  }
+  const next = await takeDatabase(template, urlOf, admin);
+  expect(next.name).not.toBe(taken.name);
+  await next.release();
+});
+
+it('clears the rate windows the app kept in Redis under the database name', async () => {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  try {
+    const taken = await takeDatabase(template, urlOf, admin);
+    const own = `rl:${taken.name}:key:5:someone`;
+    const other = `rl:${taken.name}x:key:5:someone`;
+    await redis.set(own, '3');
+    await redis.set(other, '3');
+    await taken.release();
+    expect(await redis.exists(own)).toBe(0);
+    expect(await redis.exists(other)).toBe(1);
+    await redis.del(other);
+  } finally {
+    redis.disconnect();
+  }
+});
