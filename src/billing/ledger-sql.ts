@@ -11,45 +11,40 @@ import type { AccountBilling, PeriodUsage } from './snapshot';
 // The account's columns are the store's one list (store/account-repo.ts ACCOUNT_COLUMNS), which
 // reads the plan by a scalar subquery so that it stays right under FOR UPDATE.
 
-/** The account `a`'s latest usage row that starts at or before $2, as `u`. */
-const LATEST_USAGE = `LEFT JOIN LATERAL (
-      SELECT period_start, used, included_used, payg_used FROM metering_usage
-       WHERE account_id = a.id AND period_start <= $2::timestamptz
-       ORDER BY period_start DESC LIMIT 1) u ON true`;
+/** The account's row alone ($1), for what needs its period but not its usage. */
+export const ACCOUNT_ROW = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1`;
 
-const USAGE_COLUMNS = 'u.period_start AS usage_period_start, u.used, u.included_used, u.payg_used';
-
-const WITH_USAGE = `
-  SELECT ${ACCOUNT_COLUMNS}, ${USAGE_COLUMNS}
-    FROM accounts a
-    ${LATEST_USAGE}`;
-
-/** The account with its latest usage row that starts at or before $2 (no lock: headers, CLI). */
-export const ACCOUNT_WITH_USAGE = `${WITH_USAGE}
-   WHERE a.id = $1`;
-
-/** ACCOUNT_WITH_USAGE for each of the accounts $1 (the counts of one event-loop turn). */
-export const ACCOUNTS_WITH_USAGE = `${WITH_USAGE}
-   WHERE a.id = ANY ($1::uuid[])`;
+const USAGE_COLUMNS = 's.period_start AS usage_guess, u.used, u.included_used, u.payg_used';
 
 /**
- * ACCOUNTS_WITH_USAGE as keys see it, in the same round trip: for each pair of $1 (accounts) and
- * $3 (keys, in step; null: the account alone), the account with its usage, and the key's own
- * allowance (contract §15.4) with its latest included use at or before $2 (the caller keeps it only
- * when it is this period's, as the account's). A key that is not the account's reads as none.
+ * For each pair of $1 (accounts) and $2 (period starts, in step), the account with its usage row of
+ * exactly that period. The start is the caller's guess of the account's current period, checked
+ * against the account read with it, and read again when wrong (pg-meter.ts usageRows): the latest
+ * row is not the current period's when an account's period moved back (a plan downgraded to the
+ * calendar month, a stored period cleared or replaced by an earlier one).
+ */
+export const ACCOUNTS_WITH_USAGE = `
+  SELECT ${ACCOUNT_COLUMNS}, ${USAGE_COLUMNS}
+    FROM unnest($1::uuid[], $2::timestamptz[]) AS s(account_id, period_start)
+    JOIN accounts a ON a.id = s.account_id
+    LEFT JOIN metering_usage u ON u.account_id = a.id AND u.period_start = s.period_start`;
+
+/**
+ * ACCOUNTS_WITH_USAGE as keys see it, in the same round trip: for each triple of $1 (accounts), $2
+ * (period starts) and $3 (keys, in step; null: the account alone), the account with its usage of
+ * that period, and the key's own allowance (contract §15.4) with its included use in that period.
+ * A key that is not the account's reads as none.
  */
 export const ACCOUNT_KEYS_WITH_USAGE = `
   SELECT ${ACCOUNT_COLUMNS}, ${USAGE_COLUMNS},
          s.key_id::text AS key_id, k.allowance AS key_allowance,
-         ku.period_start AS key_usage_period_start, ku.included_used AS key_included_used
-    FROM unnest($1::uuid[], $3::uuid[]) AS s(account_id, key_id)
+         ku.included_used AS key_included_used
+    FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) AS s(account_id, period_start, key_id)
     JOIN accounts a ON a.id = s.account_id
-    ${LATEST_USAGE}
+    LEFT JOIN metering_usage u ON u.account_id = a.id AND u.period_start = s.period_start
     LEFT JOIN api_keys k ON k.id = s.key_id AND k.account_id = a.id
-    LEFT JOIN LATERAL (
-      SELECT period_start, included_used FROM metering_key_usage
-       WHERE key_id = k.id AND k.allowance IS NOT NULL AND period_start <= $2::timestamptz
-       ORDER BY period_start DESC LIMIT 1) ku ON true`;
+    LEFT JOIN metering_key_usage ku
+      ON ku.key_id = k.id AND k.allowance IS NOT NULL AND ku.period_start = s.period_start`;
 
 /**
  * A delivery's read, without a lock (pg-meter.ts readPage): the key's allowance, this period's
@@ -331,15 +326,15 @@ export type KnownPagesRow = AccountRow &
     key_included_used: (number | null)[];
   };
 
+/** ACCOUNTS_WITH_USAGE's row: the usage columns are those of the period `usage_guess` starts. */
+export type AccountUsageRow = AccountRow & UsageColumns & { usage_guess: Date };
+
 /** ACCOUNT_KEYS_WITH_USAGE's row. */
-export type AccountKeyUsageRow = AccountRow &
-  UsageColumns & {
-    usage_period_start: Date | null;
-    key_id: string | null;
-    key_allowance: number | null;
-    key_usage_period_start: Date | null;
-    key_included_used: number | null;
-  };
+export type AccountKeyUsageRow = AccountUsageRow & {
+  key_id: string | null;
+  key_allowance: number | null;
+  key_included_used: number | null;
+};
 
 export interface ChargeRow extends UsageColumns {
   outcome:

@@ -14,7 +14,7 @@ import { DeliveredCache } from './delivered-cache';
 import { KnownDelivered } from './known-delivered';
 import {
   ACCOUNT_KEYS_WITH_USAGE,
-  ACCOUNT_WITH_USAGE,
+  ACCOUNT_ROW,
   ACCOUNTS_WITH_USAGE,
   CHARGE,
   DELIVER,
@@ -38,13 +38,13 @@ import {
   toSafeInteger,
   toUsage,
   type AccountKeyUsageRow,
+  type AccountUsageRow,
   type AccountRow,
   type ChargeRow,
   type DeliverRow,
   type KnownPagesRow,
   type ReadPageRow,
   type UsageAndNewRow,
-  type UsageColumns,
 } from './ledger-sql';
 import {
   duplicateRequestId,
@@ -794,7 +794,7 @@ export class PgMeter implements Metering {
     return failClosed(async () => {
       const now = this.now();
       const { rows } = await this.pool.query<AccountRow>(
-        prepared('account_with_usage', ACCOUNT_WITH_USAGE, [subject.accountId, now]),
+        prepared('account_row', ACCOUNT_ROW, [subject.accountId]),
       );
       const row = rows[0];
       if (!row) throw new Error(`account ${subject.accountId} not found`);
@@ -827,12 +827,17 @@ export class PgMeter implements Metering {
     // A key's own allowance is read with the account: the keyed statement, else the plain one.
     if (subjects.some((s) => typeof s !== 'string' && s.keyId !== undefined))
       return this.keySnapshots(subjects);
-    const accountIds = subjects.map((s) => (typeof s === 'string' ? s : s.accountId));
+    const pairs = subjects.map((s) => ({ accountId: typeof s === 'string' ? s : s.accountId }));
     return failClosed(async () => {
       const now = this.now();
-      const { rows } = await this.pool.query<
-        AccountRow & UsageColumns & { usage_period_start: Date | null }
-      >(prepared('accounts_with_usage', ACCOUNTS_WITH_USAGE, [accountIds, now]));
+      const rows = await this.usageRows(pairs, now, (starts, of) =>
+        this.pool.query<AccountUsageRow>(
+          prepared('accounts_with_usage', ACCOUNTS_WITH_USAGE, [
+            of.map((p) => p.accountId),
+            starts,
+          ]),
+        ),
+      );
       const found = new Map<string, UsageSnapshot>();
       for (const row of rows)
         found.set(
@@ -855,28 +860,22 @@ export class PgMeter implements Metering {
     );
     return failClosed(async () => {
       const now = this.now();
-      const { rows } = await this.pool.query<AccountKeyUsageRow>(
-        prepared('account_keys_with_usage', ACCOUNT_KEYS_WITH_USAGE, [
-          pairs.map((p) => p.accountId),
-          now,
-          pairs.map((p) => p.keyId),
-        ]),
+      const rows = await this.usageRows(pairs, now, (starts, of) =>
+        this.pool.query<AccountKeyUsageRow>(
+          prepared('account_keys_with_usage', ACCOUNT_KEYS_WITH_USAGE, [
+            of.map((p) => p.accountId),
+            starts,
+            of.map((p) => p.keyId),
+          ]),
+        ),
       );
       const found = new Map<string, UsageSnapshot>();
       for (const row of rows) {
         const { key_id: keyId } = row;
-        const snapshot = this.snapshotOf(row, now, (period) =>
+        const snapshot = this.snapshotOf(row, now, () =>
           keyId === null
             ? null
-            : {
-                keyId,
-                allowance: row.key_allowance,
-                // Like the account's: a usage row of an earlier period counts as none.
-                includedUsed:
-                  row.key_usage_period_start?.getTime() === period.start.getTime()
-                    ? (row.key_included_used ?? 0)
-                    : 0,
-              },
+            : { keyId, allowance: row.key_allowance, includedUsed: row.key_included_used ?? 0 },
         );
         found.set(usageKey({ accountId: row.account_id, keyId: keyId ?? undefined }), snapshot);
       }
@@ -885,19 +884,54 @@ export class PgMeter implements Metering {
   }
 
   /**
+   * The rows of a usage read at each account's current period. The read names the period it reads
+   * (the start remembered for the account, a guess); an account whose guess was not its current
+   * period (a first read, a period that ended or moved) is read again at the period its row gives,
+   * at most twice more (an account changed between two reads).
+   */
+  private async usageRows<P extends { accountId: string }, R extends AccountUsageRow>(
+    subjects: readonly P[],
+    now: Date,
+    read: (starts: Date[], of: readonly P[]) => Promise<{ rows: R[] }>,
+  ): Promise<R[]> {
+    let pending = subjects.map((subject) => ({
+      subject,
+      start: this.periodGuesses.get(subject.accountId, { use: false }) ?? NO_GUESS,
+    }));
+    const settled: R[] = [];
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const { rows } = await read(
+        pending.map((p) => p.start),
+        pending.map((p) => p.subject),
+      );
+      const again = new Map<string, Date>();
+      for (const row of rows) {
+        const start = periodOf(toAccountBilling(row), now).start;
+        if (start.getTime() === row.usage_guess.getTime() || attempt === 3) settled.push(row);
+        else again.set(row.account_id, start);
+      }
+      pending = pending.flatMap(({ subject }) => {
+        const start = again.get(subject.accountId);
+        return start ? [{ subject, start }] : [];
+      });
+    }
+    return settled;
+  }
+
+  /**
    * One account row of a usage read as a snapshot of its current period, with the key `keyOf`
    * gives for that period (none: the account's own figures). The latest usage row counts only
    * when it is this period's: a new period starts at zero.
    */
   private snapshotOf(
-    row: AccountRow & UsageColumns & { usage_period_start: Date | null },
+    row: AccountUsageRow,
     now: Date,
     keyOf: (period: Period) => KeyUsage | null,
   ): UsageSnapshot {
     const account = toAccountBilling(row);
     const period = periodOf(account, now);
     this.rememberPeriod(row.account_id, period);
-    const current = row.usage_period_start?.getTime() === period.start.getTime();
+    const current = row.usage_guess.getTime() === period.start.getTime();
     return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE, keyOf(period));
   }
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AccountInput } from '../../src/store/account-repo';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
-import { accountWithKey, roomyKey } from '../support/factories';
+import { accountWithKey, ROOMY, roomyKey } from '../support/factories';
+import { updateAccount } from '../../src/store/account-repo';
 import { postToolCall } from '../support/mcp-messages';
 
 // contract §5.7: GET /v1/usage and the MCP tool get_usage say in one body what the usage headers of
@@ -140,6 +141,34 @@ describe.each(MODELS)('billing model %s', (_name, input, expected) => {
       meta: null,
       rate_limit: null,
     });
+  });
+});
+
+describe('an account whose period moved back (a stored period cleared: the calendar month)', () => {
+  // The usage rows of both periods are in the ledger; the later one is not the current period's.
+  // The reads that deliver nothing used to take the latest row and drop it: used 0, the whole
+  // allowance remaining, while deliveries charged from the right row.
+  it('usage reads count the current period, as the deliveries do', async () => {
+    const now = Date.now();
+    const { accountId, key } = await accountWithKey(ctx.deps, {
+      ...ROOMY,
+      plan: 'builder',
+      period_start: new Date(now - 1000),
+      period_end: new Date(now + 30 * 86_400_000),
+    });
+    expect((await get('/v1/opportunities?limit=2', key.key)).status).toBe(200);
+    await updateAccount(ctx.deps.pool, accountId, { period_start: null, period_end: null });
+    const page = await get('/v1/opportunities?limit=3', key.key);
+    expect(page.status).toBe(200);
+    const used = num(page.headers, 'x-service-opportunity-used');
+    expect(used).toBe(3);
+    const usage = await get('/v1/usage', key.key);
+    expect((usage.body as Usage).opportunities.used).toBe(used);
+    expectMatchesHeaders(usage.body, usage.headers);
+    const count = await get('/v1/opportunities/count', key.key);
+    expect(num(count.headers, 'x-service-opportunity-used')).toBe(used);
+    const tool = await mcpCall(key.key, 'get_usage');
+    expect((tool.result.structuredContent as unknown as Usage).opportunities.used).toBe(used);
   });
 });
 
