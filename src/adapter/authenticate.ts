@@ -20,7 +20,12 @@ declare module 'express-serve-static-core' {
 // Query parameters that look like a key. They are never read (contract §14.2.5, §14.6: a key in
 // the URL is an unknown parameter, refused by the filter parser); their presence only changes the
 // 401 message so that the caller learns where the key belongs.
-const KEY_LIKE_PARAMETERS = new Set(['api_key', 'apikey', 'key', 'x-api-key']);
+export const KEY_LIKE_PARAMETERS: ReadonlySet<string> = new Set([
+  'api_key',
+  'apikey',
+  'key',
+  'x-api-key',
+]);
 
 export interface Authenticator {
   /** Resolves the caller from the request headers, or throws the ApiError to send. */

@@ -6,6 +6,7 @@ import { requestId } from '../http/middleware/request-id';
 import { requestLog } from '../http/middleware/request-log';
 import { docsRoutes } from '../http/routes/docs';
 import { healthRoutes } from '../http/routes/health';
+import { refuseKeyInQuery } from '../http/middleware/key-in-query';
 import { llmsRoutes } from '../http/routes/llms';
 import { metricsRoutes, requestMetrics } from '../http/routes/metrics';
 import { openApiRoutes } from '../http/routes/openapi';
@@ -68,6 +69,7 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   // Past the authenticated routes: a malformed X-Request-ID held back for a key (request-id.ts)
   // is refused here on every other route, as it was before any route.
   app.use((req, _res, next) => next(req.requestIdRefusal));
+  app.use(refuseKeyInQuery);
   // The lifecycle is read per request: server.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
   app.use(metricsRoutes(settings.env));

@@ -140,6 +140,24 @@ describe('a key in the query string', () => {
     expect(ctx.logs.join('\n')).not.toContain(SECRET);
   });
 
+  it.each([
+    ['/healthz', 'api_key'],
+    ['/readyz', 'key'],
+    ['/metrics', 'token'],
+    ['/docs', 'apiKey'],
+    ['/llms.txt', 'access'],
+    ['/v1/taxonomy/occupations', 'api_key'],
+  ])('is refused on %s too, an endpoint of no filters (?%s=…)', async (path, name) => {
+    const res = await get(ctx.baseUrl, `${path}?${name}=${SECRET}`);
+    expectError(res, 400, 'invalid_filter', { parameter: name, reason: 'unknown_parameter' });
+    expect(res.text).not.toContain(SECRET);
+    expect(ctx.logs.join('\n')).not.toContain(SECRET);
+  });
+
+  it('leaves the other parameters of those endpoints ignored (a probe of its own)', async () => {
+    expect((await get(ctx.baseUrl, '/healthz?probe=1')).status).toBe(200);
+  });
+
   it('is never accepted as a key (no header → 401 missing_api_key), nor echoed', async () => {
     const res = await get(ctx.baseUrl, `/v1/opportunities?api_key=${reader.key}`);
     expectError(res, 401, 'missing_api_key');

@@ -1,0 +1,30 @@
+import type { NextFunction, Request, Response } from 'express';
+import { KEY_LIKE_PARAMETERS } from '../../adapter/authenticate';
+import { unknownParameter } from '../../domain/errors';
+
+/** A whole key inside a value: `oppk_` and 32 base62 characters (store/api-key-repo.ts KEY_SHAPE). */
+const CARRIES_KEY = /oppk_[A-Za-z0-9]{32}/i;
+
+function carriesKey(value: unknown): boolean {
+  if (typeof value === 'string') return CARRIES_KEY.test(value);
+  if (Array.isArray(value)) return value.some(carriesKey);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(carriesKey);
+  return false;
+}
+
+/**
+ * contract §6.14: a key in the query string is an unknown parameter on every endpoint, those that
+ * read no parameter at all included (health, metrics, the docs page, llms.txt): a parameter named
+ * like a key, or whose value holds one, is refused and named like any unknown parameter, and never
+ * read or echoed. Their other parameters stay ignored, so that a probe or a scraper adding one of
+ * its own keeps working. The routes that read parameters refuse every unknown one themselves.
+ */
+export function refuseKeyInQuery(req: Request, _res: Response, next: NextFunction): void {
+  for (const [name, value] of Object.entries(req.query)) {
+    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || carriesKey(value)) {
+      next(unknownParameter(name));
+      return;
+    }
+  }
+  next();
+}
