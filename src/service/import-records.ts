@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { unstorableTexts } from '../domain/storable-text';
 import { ImportDeletion, isDeletionLine } from '../domain/import-deletion';
 import { Opportunity } from '../domain/record';
 import { taxonomyProblems } from '../domain/record-consistency';
@@ -131,6 +132,11 @@ function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion
   } catch {
     return ['not valid JSON'];
   }
+  const unstorable = unstorableTexts(json);
+  if (unstorable.length)
+    return unstorable.map(
+      (path) => `${path}: holds U+0000 or an unpaired surrogate (not storable)`,
+    );
   if (isDeletionLine(json)) {
     const deletion = ImportDeletion.safeParse(json);
     if (deletion.success) return deletion.data;
