@@ -71,7 +71,14 @@ export async function createVersionedIndex(
   return index;
 }
 
-/** Makes sure the alias points at an index, creating the first version when needed. */
+/**
+ * Makes sure the alias points at an index, creating the first version when needed. The first
+ * version may exist already: made a moment ago by a concurrent first start (then it is the one),
+ * or retired by a reindex and kept for its grace (retired-indices.ts) when the live index was lost.
+ * A retired index is a past snapshot (records deleted or changed since), never to be served again:
+ * a new version is made instead, and the alias moved to it in one call, so that two processes
+ * doing this at once leave it on one index. The sync fills it from its watermark 0 (sync.ts).
+ */
 export async function ensureIndex(
   client: Client,
   alias: string,
@@ -79,9 +86,21 @@ export async function ensureIndex(
 ): Promise<string> {
   const targets = await aliasTargets(client, alias);
   if (targets[0]) return targets[0];
-  const index = await createVersionedIndex(client, alias, '000001', layout);
-  await client.indices.updateAliases({ body: { actions: [{ add: { index, alias } }] } });
+  const first = await createVersionedIndex(client, alias, '000001', layout);
+  if (!(await isRetired(client, first))) {
+    await client.indices.updateAliases({ body: { actions: [{ add: { index: first, alias } }] } });
+    return first;
+  }
+  const index = await createVersionedIndex(client, alias, `${Date.now()}`, layout);
+  await swapAlias(client, alias, index);
   return index;
+}
+
+/** Whether a reindex retired `index` (its mapping's _meta dates it: retired-indices.ts). */
+async function isRetired(client: Client, index: string): Promise<boolean> {
+  const res = await client.indices.getMapping({ index });
+  const mappings = res.body as Record<string, { mappings?: { _meta?: { retired_at?: unknown } } }>;
+  return mappings[index]?.mappings?._meta?.retired_at !== undefined;
 }
 
 /**

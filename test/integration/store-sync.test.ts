@@ -249,3 +249,36 @@ describe('index', () => {
     expect((await ctx.deps.search.count({ index: ctx.deps.alias })).body.count).toBe(total);
   });
 });
+
+describe('the live index lost within the grace of a reindex', () => {
+  // The first version, retired by the reindex and kept for its grace, used to be taken back: its
+  // records as they were before the reindex (a record deleted since was listed and charged again)
+  // until the sync had filled it anew.
+  let own: TestContext;
+  beforeAll(async () => {
+    own = await createTestContext();
+  });
+  afterAll(() => own.close());
+
+  it('the sync makes a new index, never the retired first one', async () => {
+    const { search, alias } = own.deps;
+    const gone = makeRecord();
+    const kept = makeRecord();
+    await storeAndIndex(own.deps, [gone, kept]);
+    const [first] = await aliasTargets(search, alias);
+    expect(first).toBe(`${alias}__000001`);
+    const live = (await reindex(own.deps)).index;
+    await deleteOpportunities(own.deps.pool, [gone.id]);
+    await syncIncremental(own.deps);
+    await search.indices.delete({ index: live });
+
+    await syncIncremental(own.deps);
+    const [now] = await aliasTargets(search, alias);
+    expect(now).not.toBe(first);
+    expect(now).not.toBe(live);
+    const ids = await search.search({ index: alias, body: { query: { match_all: {} } } });
+    expect(ids.body.hits.hits.map((h) => h._id)).toEqual([kept.id]);
+    // The retired index is left to its grace, as it was.
+    expect((await search.indices.exists({ index: first ?? '' })).body).toBe(true);
+  });
+});
