@@ -92,7 +92,12 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
    * same Authenticator as REST, so one key cache and one failure throttle.
    */
   const authenticate = (req: Request, res: Response, next: NextFunction): void => {
-    auth.authenticate(req.headers, req.ip, { allowBearer: true }).then(
+    const authorizations = req.headersDistinct.authorization ?? [];
+    const options = {
+      allowBearer: true,
+      ...(authorizations.length > 1 ? { authorizations } : {}),
+    };
+    auth.authenticate(req.headers, req.ip, options).then(
       (context) => {
         authenticated.set(req, context);
         next(refusalAfterAuthentication(req, context));

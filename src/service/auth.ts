@@ -40,6 +40,11 @@ export interface AuthOptions {
   allowBearer: boolean;
   /** The URL carried something that looks like a key; it is never read, only mentioned. */
   keyInQuery?: boolean;
+  /**
+   * Every Authorization header as sent, where the request had more than one: Node keeps only the
+   * first in `headers`, and two Bearer keys of ours are as ambiguous as X-API-Key beside another.
+   */
+  authorizations?: readonly string[];
 }
 
 /**
@@ -134,12 +139,12 @@ export class AuthService {
   }
 
   private async resolve(headers: IncomingHttpHeaders, options: AuthOptions): Promise<Resolution> {
-    const key = extractKey(headers, options.allowBearer);
+    const key = extractKey(headers, options.allowBearer, options.authorizations);
     if (key === undefined) return { ok: false, error: missingKey(options) };
     if (key === CONFLICTING_KEYS) {
       const error = new ApiError(
         'invalid_api_key',
-        'X-API-Key and Authorization: Bearer carry different API keys; send one key.',
+        'The request carries different API keys (X-API-Key, Authorization: Bearer); send one key.',
       );
       return { ok: false, error };
     }
@@ -219,7 +224,6 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return value ? value : undefined;
 }
 
-/** X-API-Key first; `Authorization: Bearer` only where allowed (contract §14.1). */
 /**
  * An error about an authenticated key that never reaches the service (its account's status, a
  * malformed X-Request-ID): it names the account, for its usage headers, and the key with its
@@ -235,18 +239,24 @@ export function refusedAfterAuthentication(error: ApiError, auth: AuthContext): 
   return error;
 }
 
+/** X-API-Key first; `Authorization: Bearer` only where allowed (contract §14.1). */
 export function extractKey(
   headers: IncomingHttpHeaders,
   allowBearer: boolean,
+  authorizations: readonly string[] = [],
 ): string | typeof CONFLICTING_KEYS | undefined {
   const apiKey = headerValue(headers, 'x-api-key');
   if (!allowBearer) return apiKey;
-  const bearer = /^Bearer[ \t]+(\S+)$/i.exec(headerValue(headers, 'authorization') ?? '')?.[1];
+  const bearerOf = (value: string) => /^Bearer[ \t]+(\S+)$/i.exec(value)?.[1];
+  const bearer = bearerOf(headerValue(headers, 'authorization') ?? '');
   // Two different keys of ours: which one the caller meant to pay with is not ours to guess. A
   // Bearer token of another shape beside X-API-Key is someone else's (a gateway's) and is left be.
-  if (apiKey !== undefined && bearer !== undefined && bearer !== apiKey && KEY_SHAPE.test(bearer)) {
-    return CONFLICTING_KEYS;
-  }
+  const ours = new Set(
+    [apiKey, bearer, ...authorizations.map(bearerOf)].filter(
+      (key): key is string => key !== undefined && (key === apiKey || KEY_SHAPE.test(key)),
+    ),
+  );
+  if (ours.size > 1) return CONFLICTING_KEYS;
   return apiKey ?? bearer;
 }
 

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../src/service/context';
 import type { AccountInput } from '../../src/store/account-repo';
 import { accountWithKey } from '../support/auth-app';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { rawRequest } from '../support/raw-http';
 import { createTestContext, type TestContext } from '../support/harness';
 import { ROOMY } from '../support/factories';
 import { protocolLimit } from '../../src/billing/rate-limit';
@@ -126,6 +127,35 @@ describe('authentication before the protocol', () => {
       });
       expect(res.status).toBe(200);
     }
+  });
+
+  // Node keeps only the first Authorization header of a request; the second used to go unseen.
+  it('two Authorization: Bearer headers of different keys → 401 invalid_api_key; the same key twice is served', async () => {
+    const good = await newKey();
+    const other = await newKey();
+    const body = JSON.stringify(toolCall(1, 'count_opportunities', {}));
+    const send = (first: string, second: string) =>
+      rawRequest(
+        baseUrl,
+        [
+          'POST /mcp HTTP/1.1',
+          'Content-Type: application/json',
+          'Accept: application/json, text/event-stream',
+          `Authorization: Bearer ${first}`,
+          `Authorization: Bearer ${second}`,
+        ].join('\r\n'),
+        body,
+      );
+    for (const [first, second] of [
+      [good, other],
+      [other, good],
+      [good, `oppk_${'C'.repeat(40)}`],
+    ] as const) {
+      const res = await send(first, second);
+      expect(res.status).toBe(401);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'invalid_api_key' } });
+    }
+    expect((await send(good, good)).status).toBe(200);
   });
 
   it('a disabled account → 403 with the envelope', async () => {
