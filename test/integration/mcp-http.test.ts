@@ -158,6 +158,18 @@ describe('authentication before the protocol', () => {
     expect((await send(good, good)).status).toBe(200);
   });
 
+  it("logs an authenticated call under its own path, /mcp (the router's mount used to strip it)", async () => {
+    const key = await newKey();
+    for (const id of ['mcp-path-log-1', 'mcp-path-log-2']) {
+      const headers = { 'X-Request-ID': id, ...(id.endsWith('1') ? { 'X-API-Key': key } : {}) };
+      await post(JSON.stringify(toolCall(1, 'count_opportunities', {})), headers);
+      const line = ctx.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === 'request' && l.request_id === id);
+      expect(line?.path).toBe('/mcp');
+    }
+  });
+
   it('a disabled account → 403 with the envelope', async () => {
     const res = await post('{}', { 'X-API-Key': await newKey({ status: 'disabled' }) });
     expect(res.status).toBe(403);
