@@ -38,6 +38,10 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.disable('x-powered-by');
   // Validators are set deliberately (taxonomy); authenticated reads are never cached.
   app.set('etag', false);
+  // Conditional requests are answered by the routes that have validators (list, count, taxonomy:
+  // contract §13). Express's own check would turn any other 2xx into a bodiless 304 for
+  // `If-None-Match: *`, where there is no validator at all (the preview, health, the docs).
+  Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   // contract §19.6: the socket's address unless TRUST_PROXY names the proxies to believe.
   app.set('trust proxy', settings.env.TRUST_PROXY);
   // 'simple' keeps parameter names literal and turns a repeated parameter into an array (contract §6.3).

@@ -160,3 +160,24 @@ describe('list', () => {
     expect(reused.status).toBe(409);
   });
 });
+
+// Express answers `If-None-Match: *` with a bodiless 304 on any 2xx by itself; only the routes
+// that have validators may answer 304 (contract §13), and those without stay 200 with their body.
+describe('If-None-Match: * where there is no validator', () => {
+  // As bytes: fetch adds `Cache-Control: no-cache` to a conditional request, which express heeds.
+  const conditional = (path: string) =>
+    rawRequest(ctx.baseUrl, `GET ${path} HTTP/1.1\r\nIf-None-Match: *`);
+
+  it.each(['/healthz', '/readyz', '/v1/preview/opportunities', '/llms.txt', '/v1/openapi.json'])(
+    '%s → 200 with its body',
+    async (path) => {
+      const res = await conditional(path);
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBeGreaterThan(0);
+    },
+  );
+
+  it('the taxonomy, which has a validator, still answers 304', async () => {
+    expect((await conditional('/v1/taxonomy/occupations')).status).toBe(304);
+  });
+});
