@@ -122,7 +122,10 @@ function countWithinBudget(outcome: Outcome<CountEnvelope>, maxBytes: number): T
  */
 function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
   const err = outcome.ok ? undefined : outcome.error;
-  if (outcome.ok || err?.details?.parameter !== 'opportunity_id') return outcome;
+  // The id's own error only: an unknown argument that happens to be named opportunity_id is named
+  // as sent.
+  if (outcome.ok || err?.details?.parameter !== 'opportunity_id' || err.code !== 'validation_error')
+    return outcome;
   const renamed = new ApiError(
     err.code,
     err.message.replace('opportunity_id', 'id'),
@@ -176,14 +179,12 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
       billable: true,
       limitedByService: true,
       run: async (caller, args) => {
-        // Checked before the service, so an unknown argument neither spends the request id nor
-        // counts toward the rate limit: like a REST URL of the wrong shape, it is not a read.
-        onlyArgs(args, ['id', 'fields']);
+        // The service checks the other arguments' names, as it checks the detail URL's query: an
+        // unknown one is a read refused, counted and spending its request id (contract §17.2).
+        const { id, ...rest } = presentArgs(args);
         const options =
-          args.fields === undefined
-            ? undefined
-            : ({ from: 'tool', args: { fields: args.fields } } as const);
-        return renameIdParameter(await reads.detail(caller, args.id, options));
+          Object.keys(rest).length === 0 ? undefined : ({ from: 'tool', args: rest } as const);
+        return renameIdParameter(await reads.detail(caller, id, options));
       },
     },
     {

@@ -329,11 +329,14 @@ export class ReadService {
   /** One record; `options` carries its `fields` (contract §7.6), read by the list's rules. */
   detail(caller: Caller, id: unknown, options?: FilterInput): Promise<Outcome<DetailEnvelope>> {
     return this.serve(caller, true, async (ticket) => {
+      // An unknown parameter (a query name, a get_opportunity argument) spends the request id and
+      // counts against the rate limit, as on a list. A tool's arguments are checked before its
+      // `id`, itself an argument, as every tool checks its argument names first (a wrong name,
+      // `opportunity_id`, is the answer the agent needs); the URL's query after the path's id.
+      if (options?.from === 'tool') checkOnlyNames(Object.keys(options.args), DETAIL_PARAMETERS);
       if (typeof id !== 'string' || !isUuid(id)) {
         throw badOpportunityId();
       }
-      // An unknown parameter spends the request id, as on a list (MCP's get_opportunity refuses an
-      // unknown argument before the service: tools.ts).
       if (options?.from === 'rest') checkOnlyNames(Object.keys(options.query), DETAIL_PARAMETERS);
       const { fields } = options ? this.parse('list', options, caller).options : {};
       const found = await this.meter.deliverRecord(

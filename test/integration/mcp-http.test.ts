@@ -782,10 +782,7 @@ describe('one rate limit across REST and MCP', () => {
       expect(res.headers.get('x-service-new-opportunity-count')).toBe('2');
     });
 
-    it.each([
-      ['params the SDK refuses', 'count_opportunities', 'x'],
-      ['an argument the tool refuses first', 'get_opportunity', { id: 'x', opportunity_id: 'x' }],
-    ])(
+    it.each([['params the SDK refuses', 'count_opportunities', 'x']])(
       'a reading tool call that never reaches the service (%s) is admitted as a protocol message',
       async (_label, name, args) => {
         const message = JSON.stringify({
@@ -805,6 +802,27 @@ describe('one rate limit across REST and MCP', () => {
         expect(answered.headers.get('x-service-plan')).toBe('free');
       },
     );
+  });
+
+  // It used to be refused before the service, as a protocol message: unspent id, looser limit.
+  it('get_opportunity with an unknown argument is a read refused: it spends its id and counts', async () => {
+    const key = await newKey({ plan: 'free' });
+    const id = `unknown-arg-${Date.now()}`;
+    const message = JSON.stringify(
+      toolCall(4, 'get_opportunity', { id: records[0]?.id, opportunity_id: 'x' }),
+    );
+    const res = await post(message, { 'X-API-Key': key, 'X-Request-ID': id });
+    expect(res.status).toBe(200);
+    const reply = (await res.json()) as { result: Record<string, unknown> };
+    expect(reply.result.isError).toBe(true);
+    expect(codeOf(reply.result)).toBe('invalid_filter');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('1');
+    // The id is spent, as by GET /v1/opportunities/{id}?opportunity_id=x.
+    const again = await fetch(`${baseUrl}/v1/opportunities?limit=1`, {
+      headers: { 'X-API-Key': key, 'X-Request-ID': id },
+    });
+    expect(again.status).toBe(409);
   });
 
   it('server/discover (2026-07-28) counts too', async () => {
