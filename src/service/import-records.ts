@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { unstorableTexts } from '../domain/storable-text';
+import { recordInUtc } from '../domain/utc-times';
 import { ImportDeletion, isDeletionLine } from '../domain/import-deletion';
 import { Opportunity } from '../domain/record';
 import { taxonomyProblems } from '../domain/record-consistency';
@@ -153,5 +154,5 @@ function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion
   if (problems.length) return problems;
   // A uuid's hex digits may come in either case; the store keys and the API serves ids in lower
   // case, as the detail path and deletion lines read them.
-  return { ...parsed.data, id: parsed.data.id.toLowerCase() };
+  return recordInUtc({ ...parsed.data, id: parsed.data.id.toLowerCase() });
 }

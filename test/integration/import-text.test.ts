@@ -4,6 +4,7 @@ import path from 'node:path';
 import { importNdjson } from '../../src/service/import-records';
 import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { roomyKey } from '../support/factories';
 
 // contract §22.10: a bad line is reported by number and reason, nothing of it is written, and the
 // valid lines are imported. Text Postgres cannot store (U+0000, an unpaired surrogate) used to pass
@@ -44,4 +45,31 @@ it('reports a text of U+0000 or an unpaired surrogate as a bad line, and imports
   );
   expect(stored.rows.map((r) => r.id).sort()).toEqual([good[0]?.id, good[1]?.id, paired.id].sort());
   expect(stored.rows.find((r) => r.id === paired.id)?.title).toBe(paired.title);
+});
+
+// contract §1.8: date-times are served in UTC. A record imported with offsets was served with them.
+it('stores the date-times of a record written with offsets in UTC, the same instants', async () => {
+  const base = makeRecord();
+  const [source] = base.sources;
+  if (!source) throw new Error('fixture has no source');
+  const record = {
+    ...base,
+    published_at: '2026-11-15T12:00:00.500+02:00',
+    first_seen: '2026-11-15T00:30:00-05:30',
+    changed_at: '2026-11-16T01:00:00.123456+01:00',
+    last_verified_live_at: '2026-11-16T09:00:00Z',
+    sources: [{ ...source, observed_at: '2026-11-15T23:59:59+00:00' }],
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-times-')), 'times.ndjson');
+  writeFileSync(file, JSON.stringify(record));
+  expect((await importNdjson(ctx.deps, file)).valid).toBe(1);
+  const res = await fetch(`${ctx.baseUrl}/v1/opportunities/${record.id}`, {
+    headers: { 'X-API-Key': await roomyKey(ctx.deps) },
+  });
+  const { data } = (await res.json()) as { data: typeof record };
+  expect(data.published_at).toBe('2026-11-15T10:00:00.500Z');
+  expect(data.first_seen).toBe('2026-11-15T06:00:00Z');
+  expect(data.changed_at).toBe('2026-11-16T00:00:00.123456Z');
+  expect(data.last_verified_live_at).toBe('2026-11-16T09:00:00Z');
+  expect(data.sources[0]?.observed_at).toBe('2026-11-15T23:59:59Z');
 });

@@ -1,0 +1,15 @@
+import { utcDateTime } from '../../src/domain/utc-times';
+
+// contract §1.8: the date-times a record is stored with are UTC, the same instant as written.
+
+it.each([
+  ['2026-11-15T12:00:00.500+02:00', '2026-11-15T10:00:00.500Z'],
+  ['2026-11-15T00:30:00+01:00', '2026-11-14T23:30:00Z'],
+  ['2026-12-31T23:30:00-01:00', '2027-01-01T00:30:00Z'],
+  ['2026-11-15T12:00:00.123456-05:30', '2026-11-15T17:30:00.123456Z'],
+  ['2026-11-15T12:00:00+00:00', '2026-11-15T12:00:00Z'],
+  ['2026-11-15T12:00:00.5Z', '2026-11-15T12:00:00.5Z'],
+])('%s → %s', (written, stored) => {
+  expect(utcDateTime(written)).toBe(stored);
+  expect(new Date(stored).getTime()).toBe(new Date(written).getTime());
+});
