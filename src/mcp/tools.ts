@@ -99,19 +99,28 @@ function argumentsRefused(
 
 /**
  * contract §21.11: a tool result's text stays within the result budget. A count is small unless it
- * is grouped: two dimensions at group_limit 100 may hold 10,000 buckets, several hundred KB an
- * agent would pay for in tokens. Such an answer is refused, naming group_limit, rather than cut:
- * a cut count would be a wrong one. Counts are free, so nothing is lost but the call.
+ * is grouped (two dimensions at group_limit 100 may hold 10,000 buckets, several hundred KB an
+ * agent would pay for in tokens), or carries a histogram (up to 400 buckets) or rate statistics
+ * under a budget set low. Such an answer is refused, naming the argument that made it large,
+ * rather than cut: a cut count would be a wrong one. Counts are free: nothing is lost but the call.
  */
 function countWithinBudget(outcome: Outcome<CountEnvelope>, maxBytes: number): ToolOutcome {
-  if (!outcome.ok || outcome.body.groups === undefined) return outcome;
+  if (!outcome.ok) return outcome;
+  const { groups, histogram, rate_stats: stats } = outcome.body;
+  if (groups === undefined && histogram === undefined && stats === undefined) return outcome;
   const bytes = Buffer.byteLength(JSON.stringify(outcome.body));
   if (bytes <= maxBytes) return outcome;
+  const [parameter, advice] =
+    groups !== undefined
+      ? ['group_limit', 'lower group_limit, or group by one dimension']
+      : histogram !== undefined
+        ? ['interval', 'take a longer interval, or a shorter span of dates']
+        : ['stats', 'narrow the filters, or leave stats out'];
   const error = invalidFilter(
-    'group_limit',
+    parameter,
     'out_of_range',
-    `These groups would take ${bytes} bytes, over this server's result budget of ${maxBytes} ` +
-      '(MCP_MAX_RESULT_BYTES): lower group_limit, or group by one dimension.',
+    `This answer would take ${bytes} bytes, over this server's result budget of ${maxBytes} ` +
+      `(MCP_MAX_RESULT_BYTES): ${advice}.`,
   );
   return { ok: false, error, headers: outcome.headers };
 }

@@ -155,3 +155,32 @@ it('count_opportunities: groups that would pass the budget are refused naming gr
     await tight.close();
   }
 });
+
+// A histogram (up to 400 buckets) or rate statistics can pass a budget set low: refused the same
+// way, naming the argument that made the answer large; they used to be sent whatever their size.
+it('count_opportunities: a histogram that would pass the budget is refused naming interval', async () => {
+  const tight = await startFastApp(FIXTURE, { MCP_MAX_RESULT_BYTES: '1000' });
+  const { key } = tight.reader();
+  const client = await (v1 as NonNullable<typeof v1>).connect(new URL(`${tight.baseUrl}/mcp`), {
+    'X-API-Key': key,
+  });
+  try {
+    const rest = await get(
+      tight.baseUrl,
+      '/v1/opportunities/count?histogram=first_seen&interval=day',
+      { key },
+    );
+    expect(Buffer.byteLength(rest.text)).toBeGreaterThan(1000);
+    const refused = await client.callTool({
+      name: 'count_opportunities',
+      arguments: { histogram: 'first_seen', interval: 'day' },
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({
+      error: { code: 'invalid_filter', details: { parameter: 'interval', reason: 'out_of_range' } },
+    });
+  } finally {
+    await client.close();
+    await tight.close();
+  }
+});
