@@ -23,6 +23,9 @@ export function createRedisClient(url: string, settings: RedisSettings): Redis {
     // it is destroyed; a half-open one never sends it (replaceStalledConnection, shutdown).
     disconnectTimeout: settings.timeoutMs,
     enableOfflineQueue: false,
+    // A command that timed out was answered by the in-process limiter already; sent again on a new
+    // connection (ioredis's default), it would count its request twice, in a later window.
+    autoResendUnfulfilledCommands: false,
     maxRetriesPerRequest: 1,
     lazyConnect: false,
     // The rate-limit commands of the requests handled in one event-loop turn go out in one write
@@ -76,10 +79,18 @@ export function readyWithin(redis: Redis, ms: number): Promise<Error | undefined
  * old connection's) or not ready, and commands are then refused at once (no offline queue), so the
  * in-process limiter answers without waiting.
  */
-export function replaceStalledConnection(redis: Redis): void {
-  // Only a ready connection: one already reconnecting is being replaced.
-  if (redis.status === 'ready') redis.disconnect(true);
+export function replaceStalledConnection(redis: Redis, now = Date.now()): void {
+  // Only a ready connection: one already reconnecting is being replaced. And at most one a few
+  // seconds: a server that is slow rather than gone (a fork, a long command) is not to be met by
+  // every process reconnecting after every command that outlived its deadline.
+  const last = lastReplaced.get(redis) ?? -Infinity;
+  if (redis.status !== 'ready' || now - last < REPLACE_AT_MOST_EVERY_MS) return;
+  lastReplaced.set(redis, now);
+  redis.disconnect(true);
 }
+
+const REPLACE_AT_MOST_EVERY_MS = 5_000;
+const lastReplaced = new WeakMap<Redis, number>();
 
 /** ioredis's rejection of a command past its commandTimeout. */
 export function isCommandTimeout(err: unknown): boolean {
