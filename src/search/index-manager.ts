@@ -76,8 +76,9 @@ export async function createVersionedIndex(
  * version may exist already: made a moment ago by a concurrent first start (then it is the one),
  * or retired by a reindex and kept for its grace (retired-indices.ts) when the live index was lost.
  * A retired index is a past snapshot (records deleted or changed since), never to be served again:
- * a new version is made instead, and the alias moved to it in one call, so that two processes
- * doing this at once leave it on one index. The sync fills it from its watermark 0 (sync.ts).
+ * its successor is used instead, named after the moment it was retired, so that processes racing
+ * here all create, or find, the same one and the alias ends on one index. The sync fills a new
+ * index from its watermark 0 (sync.ts).
  */
 export async function ensureIndex(
   client: Client,
@@ -86,21 +87,27 @@ export async function ensureIndex(
 ): Promise<string> {
   const targets = await aliasTargets(client, alias);
   if (targets[0]) return targets[0];
-  const first = await createVersionedIndex(client, alias, '000001', layout);
-  if (!(await isRetired(client, first))) {
-    await client.indices.updateAliases({ body: { actions: [{ add: { index: first, alias } }] } });
-    return first;
+  let version = '000001';
+  // Bounded: each step is an index a reindex retired, all within its grace.
+  for (let step = 0; step < 20; step++) {
+    const index = await createVersionedIndex(client, alias, version, layout);
+    const retiredAt = await retiredAtOf(client, index);
+    if (retiredAt === null) {
+      await client.indices.updateAliases({ body: { actions: [{ add: { index, alias } }] } });
+      return index;
+    }
+    version = String(retiredAt);
   }
-  const index = await createVersionedIndex(client, alias, `${Date.now()}`, layout);
-  await swapAlias(client, alias, index);
-  return index;
+  throw new Error(`no index of ${alias} that a reindex has not retired`);
 }
 
-/** Whether a reindex retired `index` (its mapping's _meta dates it: retired-indices.ts). */
-async function isRetired(client: Client, index: string): Promise<boolean> {
+/** When a reindex retired `index` (its mapping's _meta dates it: retired-indices.ts), or null. */
+async function retiredAtOf(client: Client, index: string): Promise<number | null> {
   const res = await client.indices.getMapping({ index });
   const mappings = res.body as Record<string, { mappings?: { _meta?: { retired_at?: unknown } } }>;
-  return mappings[index]?.mappings?._meta?.retired_at !== undefined;
+  const retiredAt = mappings[index]?.mappings?._meta?.retired_at;
+  const at = typeof retiredAt === 'string' ? Date.parse(retiredAt) : NaN;
+  return Number.isNaN(at) ? null : at;
 }
 
 /**

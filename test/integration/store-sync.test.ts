@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importNdjson } from '../../src/service/import-records';
 import { reindex, syncIncremental } from '../../src/search/sync';
-import { aliasTargets } from '../../src/search/index-manager';
+import { aliasTargets, ensureIndex } from '../../src/search/index-manager';
 import { liveMappingVersion, MAPPING_VERSION } from '../../src/search/index-definition';
 import { deleteOpportunities, upsertOpportunities } from '../../src/store/opportunity-repo';
 import { cliJson } from '../support/cli';
@@ -272,6 +272,10 @@ describe('the live index lost within the grace of a reindex', () => {
     await syncIncremental(own.deps);
     await search.indices.delete({ index: live });
 
+    // Processes that find it lost at once (a start, a follower) agree on one index.
+    const made = await Promise.all([1, 2, 3].map(() => ensureIndex(search, alias)));
+    expect(new Set(made).size).toBe(1);
+    expect(await aliasTargets(search, alias)).toEqual([made[0]]);
     await syncIncremental(own.deps);
     const [now] = await aliasTargets(search, alias);
     expect(now).not.toBe(first);
