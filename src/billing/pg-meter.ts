@@ -62,7 +62,7 @@ import {
 import { cutPage, type PageCut, type PageRules } from './page-budget';
 import { periodOf, type Period } from './period';
 import { readPeriodDeliveries } from './period-deliveries';
-import { failClosed } from './pg-errors';
+import { failClosed, meteringUnavailable } from './pg-errors';
 import { ApiError } from '../domain/errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
 import { runBatch, statement, type Statement } from './sql-batch';
@@ -887,7 +887,7 @@ export class PgMeter implements Metering {
    * The rows of a usage read at each account's current period. The read names the period it reads
    * (the start remembered for the account, a guess); an account whose guess was not its current
    * period (a first read, a period that ended or moved) is read again at the period its row gives,
-   * at most twice more (an account changed between two reads).
+   * at most twice more (an account changed between two reads; then 503 metering_unavailable).
    */
   private async usageRows<P extends { accountId: string }, R extends AccountUsageRow>(
     subjects: readonly P[],
@@ -907,8 +907,10 @@ export class PgMeter implements Metering {
       const again = new Map<string, Date>();
       for (const row of rows) {
         const start = periodOf(toAccountBilling(row), now).start;
-        if (start.getTime() === row.usage_guess.getTime() || attempt === 3) settled.push(row);
-        else again.set(row.account_id, start);
+        if (start.getTime() === row.usage_guess.getTime()) settled.push(row);
+        else if (attempt < 3) again.set(row.account_id, start);
+        // Its period changed between each of three reads: no figure is better than a wrong one.
+        else throw meteringUnavailable(new Error(`account ${row.account_id}: period kept moving`));
       }
       pending = pending.flatMap(({ subject }) => {
         const start = again.get(subject.accountId);
