@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
+import { aliasForDatabase } from '../../src/search/index-manager';
 import { dropPool, preparePool, takeDatabase } from '../support/database-pool';
 import { adminDatabaseUrl } from '../support/template-database';
 
@@ -134,4 +135,28 @@ it('clears the rate windows the app kept in Redis under the database name', asyn
   } finally {
     redis.disconnect();
   }
+});
+
+it('drops an index a context left under the alias before the name is handed out again', async () => {
+  const engine = process.env.OPENSEARCH_URL ?? '';
+  const taken = await takeDatabase(template, urlOf, admin);
+  const left = `${aliasForDatabase(taken.name)}__000001`;
+  expect((await fetch(`${engine}/${left}`, { method: 'PUT' })).ok).toBe(true);
+  await taken.release();
+  expect((await fetch(`${engine}/${left}`, { method: 'HEAD' })).status).toBe(404);
+  const again = await takeDatabase(template, urlOf, admin);
+  expect(again.name).toBe(taken.name);
+  await again.release();
+});
+
+it('a second release of one taking changes nothing: the database is handed out once', async () => {
+  const taken = await takeDatabase(template, urlOf, admin);
+  await taken.release();
+  const first = await takeDatabase(template, urlOf, admin);
+  expect(first.name).toBe(taken.name);
+  // A stale second release, while another context holds the database.
+  await taken.release();
+  const second = await takeDatabase(template, urlOf, admin);
+  expect(second.name).not.toBe(first.name);
+  await Promise.all([first.release(), second.release()]);
 });

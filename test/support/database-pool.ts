@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { escapeIdentifier, escapeLiteral, Pool } from 'pg';
+import { once } from '../../src/infra/once';
+import { aliasForDatabase } from '../../src/search/index-manager';
 
 // The test contexts' databases, reused within a run. Copying the template cost Postgres about 0.3 s
 // of CPU per context, nearly all of it in the kernel (CREATE DATABASE syncs each of the copy's
@@ -177,7 +179,8 @@ export async function takeDatabase(
   return {
     name: taken,
     url: urlOf(taken),
-    release: () => putBack(template, taken, urlOf(taken), admin),
+    // Once: a second release would reset the database under the context that took it next.
+    release: once(() => putBack(template, taken, urlOf(taken), admin)),
   };
 }
 
@@ -199,7 +202,7 @@ async function putBack(
         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     );
     await pool.query(plan.resetSql);
-    reusable = (await fingerprintOf(pool)) === plan.fingerprint;
+    reusable = (await fingerprintOf(pool)) === plan.fingerprint && (await noIndexLeft(name));
     if (reusable) await forgetRateWindows(name);
   } catch {
     reusable = false;
@@ -216,6 +219,23 @@ async function putBack(
   } finally {
     await drop.end();
   }
+}
+
+/**
+ * The app's index alias is named after its database (contract §22.3): a context closes by
+ * dropping its indices, but one it could not drop (the engine out of reach at that moment, a sync
+ * still running) would hand its records to the next context on this name. Dropped here once more,
+ * and the database is reused only when none is left.
+ */
+async function noIndexLeft(name: string): Promise<boolean> {
+  const engine = process.env.OPENSEARCH_URL;
+  if (!engine) return true;
+  const pattern = `${aliasForDatabase(name)}__*`;
+  await fetch(`${engine}/${pattern}?ignore_unavailable=true&allow_no_indices=true`, {
+    method: 'DELETE',
+  });
+  const left = await fetch(`${engine}/_cat/indices/${pattern}?format=json`);
+  return left.ok && ((await left.json()) as unknown[]).length === 0;
 }
 
 /**
