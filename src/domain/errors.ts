@@ -90,7 +90,9 @@ export const validationError = (parameter: string, reason: ErrorReason, message:
  * the change feed and the MCP tools all refuse with this one error.
  */
 export function unknownParameter(name: string): ApiError {
-  const shown = name.length > 64 ? `${name.slice(0, 64)}…` : name;
+  // A key pasted as the name itself (`?oppk_…`) is not echoed either (store/api-key-repo.ts shape).
+  const unkeyed = name.replace(/oppk_[A-Za-z0-9]+/gi, 'oppk_[redacted]');
+  const shown = unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
   return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${JSON.stringify(shown)}.`);
 }
 

@@ -12,6 +12,8 @@ export function utcDateTime(text: string): string {
   if (!parts) return text;
   const [, wholeSeconds = '', fraction = '', offset = ''] = parts;
   const instant = new Date(`${wholeSeconds}${offset}`).toISOString();
+  // A year beyond 0000-9999 once in UTC (0000-01-01T00:30+01:00) has no four-digit form: as written.
+  if (!/^\d{4}-/.test(instant)) return text;
   return `${instant.slice(0, 19)}${fraction}Z`;
 }
 

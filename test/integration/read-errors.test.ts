@@ -154,6 +154,19 @@ describe('a key in the query string', () => {
     expect(ctx.logs.join('\n')).not.toContain(SECRET);
   });
 
+  it.each(['/healthz', '/v1/opportunities'])(
+    'is refused as a parameter name too (%s?oppk_…), and not echoed',
+    async (path) => {
+      const res = await get(ctx.baseUrl, `${path}?${SECRET}`, { key: reader.key });
+      expectError(res, 400, 'invalid_filter', {
+        parameter: 'oppk_[redacted]',
+        reason: 'unknown_parameter',
+      });
+      expect(res.text).not.toContain(SECRET);
+      expect(ctx.logs.join('\n')).not.toContain(SECRET);
+    },
+  );
+
   it('leaves the other parameters of those endpoints ignored (a probe of its own)', async () => {
     expect((await get(ctx.baseUrl, '/healthz?probe=1')).status).toBe(200);
   });

@@ -13,3 +13,8 @@ it.each([
   expect(utcDateTime(written)).toBe(stored);
   expect(new Date(stored).getTime()).toBe(new Date(written).getTime());
 });
+
+it('keeps as written a time whose UTC instant falls outside the four-digit years', () => {
+  expect(utcDateTime('0000-01-01T00:30:00+01:00')).toBe('0000-01-01T00:30:00+01:00');
+  expect(utcDateTime('9999-12-31T23:30:00-01:00')).toBe('9999-12-31T23:30:00-01:00');
+});

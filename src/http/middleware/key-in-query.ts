@@ -15,13 +15,13 @@ function carriesKey(value: unknown): boolean {
 /**
  * contract §6.14: a key in the query string is an unknown parameter on every endpoint, those that
  * read no parameter at all included (health, metrics, the docs page, llms.txt): a parameter named
- * like a key, or whose value holds one, is refused and named like any unknown parameter, and never
- * read or echoed. Their other parameters stay ignored, so that a probe or a scraper adding one of
+ * like a key, or whose name or value holds one, is refused like any unknown parameter (its name
+ * cut and quoted, never logged: domain/errors.ts unknownParameter), and never read. Their other parameters stay ignored, so that a probe or a scraper adding one of
  * its own keeps working. The routes that read parameters refuse every unknown one themselves.
  */
 export function refuseKeyInQuery(req: Request, _res: Response, next: NextFunction): void {
   for (const [name, value] of Object.entries(req.query)) {
-    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || carriesKey(value)) {
+    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || carriesKey(name) || carriesKey(value)) {
       next(unknownParameter(name));
       return;
     }
