@@ -47,7 +47,7 @@ export class UsageError extends Error {}
  * Flags that never take a value. Without this list `import --json FILE` read FILE as the value of
  * --json, so the command lost its file: a switch must not swallow the word after it.
  */
-const SWITCHES: ReadonlySet<string> = new Set(['json', 'help', 'no-sync']);
+export const SWITCHES: ReadonlySet<string> = new Set(['json', 'help', 'no-sync']);
 
 /** `--name value`, `--name=value` and bare `--flag`; everything else is positional. */
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -89,7 +89,10 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
 export function intFlag(args: ParsedArgs, name: string): number | undefined {
   const v = stringFlag(args, name);
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(
+      `--${name} must be a non-negative integer, at most ${Number.MAX_SAFE_INTEGER}`,
+    );
   return Number(v);
 }
 

@@ -7,6 +7,7 @@ import {
   UsageError,
   type Command,
   type ComposeOptions,
+  SWITCHES,
 } from './command';
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
@@ -15,11 +16,33 @@ import { ProgressReporter } from './progress-reporter';
 // `npm run cli -- COMMAND [args] [--json]` (contract §22.9). With --json, exactly one JSON object is
 // printed on stdout; logs and progress lines go to stderr.
 
-const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+/**
+ * Which words ask for help: `--help` or `-h` where a flag may stand, or `help` as the first word.
+ * The same word as a flag's value (`--label help`) or a file's name (`import help`) is that value:
+ * taken for help, it printed the help text and exited 0, and a script saw a key made.
+ */
+function helpWords(argv: readonly string[]): Set<number> {
+  const at = new Set<number>();
+  argv.forEach((word, i) => {
+    const previous = i > 0 ? argv[i - 1] : undefined;
+    const isValue =
+      previous !== undefined &&
+      previous.startsWith('--') &&
+      !previous.includes('=') &&
+      !SWITCHES.has(previous.slice(2));
+    if (isValue) return;
+    const firstWord = argv.slice(0, i).every((w) => w === '--json');
+    if (HELP_FLAGS.has(word) || (word === 'help' && firstWord)) at.add(i);
+  });
+  return at;
+}
 
 async function main(argv: string[]): Promise<number> {
-  const wantsHelp = argv.some((a) => HELP_FLAGS.has(a));
-  const words = argv.filter((a) => !HELP_FLAGS.has(a));
+  const help = helpWords(argv);
+  const wantsHelp = help.size > 0;
+  const words = argv.filter((_, i) => !help.has(i));
   // --json may come anywhere, before the command too (`cli --json usage --account ID`).
   const jsonFlag = words.includes('--json') ? ['--json'] : [];
   const [first, second, ...rest] = words.filter((w) => w !== '--json');

@@ -96,6 +96,36 @@ describe('admin CLI', () => {
   });
 });
 
+describe('admin CLI words that look like help', () => {
+  // `help` and `-h` anywhere used to print the help text and exit 0: a script saw success and no
+  // key was made.
+  it('takes "help" and -h as the values they are (a name, a label)', async () => {
+    const account = await cli('account', 'create', '--plan', 'free', '--name', 'help');
+    expect(account.code).toBe(0);
+    expect(account.out.name).toBe('help');
+    const key = await cli('key', 'create', '--account', String(account.out.id), '--label', '-h');
+    expect(key.code).toBe(0);
+    expect(String(key.out.key)).toMatch(/^oppk_/);
+  });
+
+  it('checks --seed before anything is set up: a bad one creates no database', async () => {
+    const url = new URL(ctx.databaseUrl);
+    const name = `test_neverseeded_${Date.now()}`;
+    url.pathname = `/${name}`;
+    for (const seed of ['abc', '9007199254740993']) {
+      const { code, report } = await cliJson(['seed', '--count', '5', '--seed', seed], {
+        databaseUrl: url.toString(),
+      });
+      expect(code).toBe(2);
+      expect(String(report.error)).toMatch(/--seed must be a non-negative integer/);
+    }
+    const { rows } = await ctx.deps.pool.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      name,
+    ]);
+    expect(rows).toEqual([]);
+  });
+});
+
 describe('account repository', () => {
   it('starts a new account on Free, plan-billed and active', async () => {
     const account = await createAccount(ctx.deps.pool);

@@ -20,13 +20,8 @@ are retried with backoff.`,
   async run(args, capabilities, io) {
     const count = intFlag(args, 'count');
     if (count === undefined) throw new UsageError('seed needs --count N');
-    return {
-      ...(await seedRecords(
-        (await capabilities()).deps,
-        count,
-        intFlag(args, 'seed') ?? 1,
-        io?.progress,
-      )),
-    };
+    // Every flag before anything starts: a bad --seed made the database and the index first.
+    const seed = intFlag(args, 'seed') ?? 1;
+    return { ...(await seedRecords((await capabilities()).deps, count, seed, io?.progress)) };
   },
 };
