@@ -108,6 +108,43 @@ describe('admin CLI words that look like help', () => {
     expect(String(key.out.key)).toMatch(/^oppk_/);
   });
 
+  it("takes account periods by the API's date rule (contract §6.5), not whatever Date takes", async () => {
+    for (const [start, end] of [
+      ['1', '2'],
+      ['2026-02-30', '2026-03-30'],
+      ['2026-12-01', '2027-01-01T00:00'],
+      ['March 1, 2026', '2026-04-01'],
+    ]) {
+      const res = await cli(
+        'account',
+        'create',
+        '--plan',
+        'builder',
+        '--period-start',
+        start,
+        '--period-end',
+        end,
+      );
+      expect(res.code).toBe(2);
+      expect(String(res.out.error)).toMatch(/ISO 8601/);
+    }
+    const ok = await cli(
+      'account',
+      'create',
+      '--plan',
+      'builder',
+      '--period-start',
+      '2026-12-01',
+      '--period-end',
+      '2027-01-01T01:00:00+01:00',
+    );
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatchObject({
+      period_start: '2026-12-01T00:00:00.000Z',
+      period_end: '2027-01-01T00:00:00.000Z',
+    });
+  });
+
   it('checks --seed before anything is set up: a bad one creates no database', async () => {
     const url = new URL(ctx.databaseUrl);
     const name = `test_neverseeded_${Date.now()}`;

@@ -13,6 +13,7 @@ import {
 import { migrate } from '../../store/migrate';
 import { intFlag, stringFlag, UsageError, type Command, type ParsedArgs } from '../command';
 import { UNSET_ALLOWANCE_NOTE } from './usage';
+import { parseDateParam } from '../../domain/filters/dates';
 
 // contract §22.9: `account create` and `account update` share their flags; the parsing lives here.
 
@@ -58,9 +59,14 @@ function dateFlag(args: ParsedArgs, name: string, clearable: boolean): Date | nu
   const v = stringFlag(args, name);
   if (v === undefined) return undefined;
   if (clearable && v === CLEAR) return null;
-  const date = new Date(v);
-  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be an ISO date-time`);
-  return date;
+  // The API's rule for dates (contract §6.5), not Date's: `1`, `March 1` and 2026-02-30 were taken
+  // (as 2001, 2026-03-01 and 2026-03-02), and a time without a zone in the operator's own zone.
+  const at = parseDateParam(v, 'down');
+  if (at === undefined)
+    throw new UsageError(
+      `--${name} must be an ISO 8601 date-time with Z or an offset, or a date YYYY-MM-DD (00:00Z)`,
+    );
+  return new Date(at);
 }
 
 /** The account flags as a patch; `clearable` (update) accepts `none` to clear a value. */
