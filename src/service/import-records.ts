@@ -29,7 +29,10 @@ export interface ImportReport {
   ok: boolean;
   lines: number;
   valid: number;
+  /** The first MAX_REPORTED bad lines, in line order. */
   rejected: RejectedLine[];
+  /** Every bad line, `rejected` holding the first of them. */
+  rejected_count: number;
   store: ImportStoreResult;
   /** Null with `sync: false` (import --no-sync): the index follower indexes them later. */
   sync: SyncResult | null;
@@ -123,7 +126,15 @@ export async function importNdjson(
   await flush();
   if (store.inserted + store.updated + store.deleted > 0) await settleOpportunities(deps.pool);
   const sync = options.sync === false ? null : await syncIncremental({ ...deps, progress });
-  return { ok: rejectedCount === 0, lines, valid, rejected, store, sync };
+  return {
+    ok: rejectedCount === 0,
+    lines,
+    valid,
+    rejected,
+    rejected_count: rejectedCount,
+    store,
+    sync,
+  };
 }
 
 function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion | string[] {

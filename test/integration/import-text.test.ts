@@ -73,3 +73,14 @@ it('stores the date-times of a record written with offsets in UTC, the same inst
   expect(data.last_verified_live_at).toBe('2026-11-16T09:00:00Z');
   expect(data.sources[0]?.observed_at).toBe('2026-11-15T23:59:59Z');
 });
+
+// The report lists the first 1,000 bad lines; it used to say nothing of the others.
+it('counts every bad line, past the 1,000 it lists', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-many-')), 'bad.ndjson');
+  writeFileSync(file, Array.from({ length: 1005 }, () => '{bad').join('\n'));
+  const report = await importNdjson(ctx.deps, file);
+  expect(report.rejected).toHaveLength(1000);
+  expect(report.rejected.at(-1)?.line).toBe(1000);
+  expect(report.rejected_count).toBe(1005);
+  expect(report.ok).toBe(false);
+});
