@@ -135,3 +135,16 @@ it('an API refusal is reported, and no page is written', async () => {
   expect(result).toMatchObject({ ok: false, status: 400, code: 'invalid_filter' });
   await expect(readFile(out)).rejects.toThrow();
 });
+
+// fetch refuses a URL with credentials in a message that quotes it, and the CLI printed that.
+it('refuses an --api URL with credentials as a usage error that does not repeat them', async () => {
+  const api = new URL(ctx.baseUrl);
+  api.username = 'u';
+  api.password = 'pw-secret-9';
+  const refused = reportCommand.run(
+    parseArgs(['--api', api.toString(), '--out', path.join(dir, 'never.html')]),
+    () => Promise.reject(new Error('unused')),
+  );
+  await expect(refused).rejects.toThrow(/must not carry credentials/);
+  await expect(refused).rejects.not.toThrow(/pw-secret-9/);
+});

@@ -41,6 +41,10 @@ Exit status 1 when the API refuses the request (its error code and message are p
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new UsageError('--api must be an absolute http(s) URL');
     }
+    // fetch refuses such a URL with a message that quotes it, password and all.
+    if (base.username || base.password) {
+      throw new UsageError(`--api must not carry credentials: the key goes in ${REPORT_KEY_ENV}`);
+    }
     const key = process.env[REPORT_KEY_ENV];
     if (!key) throw new UsageError(`set ${REPORT_KEY_ENV} to the API key`);
     const filters = stringFlag(args, 'filters') ?? '';
