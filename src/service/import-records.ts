@@ -1,11 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { unstorableTexts } from '../domain/storable-text';
 import { recordInUtc } from '../domain/utc-times';
 import { ImportDeletion, isDeletionLine } from '../domain/import-deletion';
 import { Opportunity } from '../domain/record';
 import { taxonomyProblems } from '../domain/record-consistency';
 import { NO_PROGRESS, type Progress } from '../infra/progress';
+import { textLines } from '../infra/text-lines';
 import { syncIncremental, type SyncResult } from '../search/sync';
 import {
   deleteOpportunities,
@@ -43,6 +42,11 @@ type Pending = { record: Opportunity } | { deleteLine: number };
 
 const BATCH = 1000;
 const MAX_REPORTED = 1000;
+/**
+ * A line longer than this is a bad line, skipped unread. The longest record the schema allows
+ * (every list at its bound, every text at its length) is a few hundred KB of JSON.
+ */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
  * `import FILE` (contract §22.10): NDJSON, one public record a line, taken as canonical, or a deletion
@@ -99,12 +103,15 @@ export async function importNdjson(
     rejected.sort((a, b) => a.line - b.line);
   };
 
-  const input = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  for await (const line of input) {
+  for await (const read of textLines(file, MAX_LINE_BYTES)) {
     lines++;
     progress.advance(1);
+    if ('problem' in read) {
+      reject(lines, [read.problem]);
+      continue;
+    }
     // A file saved with a byte order mark (Windows tools write one) starts with U+FEFF.
-    const text = lines === 1 && line.startsWith('\uFEFF') ? line.slice(1) : line;
+    const text = lines === 1 && read.text.startsWith('\uFEFF') ? read.text.slice(1) : read.text;
     if (!text.trim()) continue;
     const result = validateLine(text, deps);
     if (Array.isArray(result)) {

@@ -84,3 +84,34 @@ it('counts every bad line, past the 1,000 it lists', async () => {
   expect(report.rejected_count).toBe(1005);
   expect(report.ok).toBe(false);
 });
+
+// Lines are read as bytes (src/infra/text-lines.ts): invalid UTF-8 used to become U+FFFD, stored
+// without a word; a line past V8's longest string ended the whole import with a RangeError.
+it('reports a line of invalid UTF-8, and one longer than 16 MB, and imports the rest', async () => {
+  const [first, last] = [makeRecord(), makeRecord()];
+  const broken = Buffer.from(JSON.stringify({ ...makeRecord(), title: 'BAD__X' }));
+  const at = broken.indexOf('__');
+  broken[at] = 0xff;
+  broken[at + 1] = 0xfe;
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-bytes-')), 'bytes.ndjson');
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from(`${JSON.stringify(first)}\n`),
+      broken,
+      Buffer.from(`\n{"title":"${'z'.repeat(17 * 1024 * 1024)}"}\n`),
+      Buffer.from(JSON.stringify(last)),
+    ]),
+  );
+  const report = await importNdjson(ctx.deps, file);
+  expect(report.rejected).toEqual([
+    { line: 2, errors: ['not valid UTF-8'] },
+    { line: 3, errors: ['longer than 16777216 bytes'] },
+  ]);
+  expect(report.valid).toBe(2);
+  const stored = await ctx.deps.pool.query<{ id: string }>(
+    'SELECT id FROM opportunities WHERE id = ANY ($1::uuid[])',
+    [[first.id, last.id]],
+  );
+  expect(stored.rows).toHaveLength(2);
+});
