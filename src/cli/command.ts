@@ -108,6 +108,12 @@ export function checkArguments(command: Command, args: ParsedArgs): void {
       throw new UsageError(`unknown flag --${flag} for ${command.name} (${synopsis})`);
     }
   }
+  for (const [flag, value] of args.flags) {
+    // `--no-sync=false` meant no-sync: a switch is on by being there, and takes no value.
+    if (SWITCHES.has(flag) && value !== true) {
+      throw new UsageError(`--${flag} takes no value (${synopsis})`);
+    }
+  }
   const [twice] = args.repeated ?? [];
   if (twice !== undefined) throw new UsageError(`--${twice} is given more than once (${synopsis})`);
   const [min, max] = command.accepts.positional;

@@ -60,6 +60,8 @@ describe('checkArguments', () => {
     ['key revoke', [], /key revoke takes 1 argument, got 0/],
     ['account create', ['--plan', 'free', '--plan', 'growth'], /--plan is given more than once/],
     ['seed', ['--count=5', '--count', '6'], /--count is given more than once/],
+    ['import', ['a.ndjson', '--no-sync=false'], /--no-sync takes no value/],
+    ['import', ['a.ndjson', '--no-sync=yes'], /--no-sync takes no value/],
   ])('%s %j is refused', (name, argv, message) => {
     expect(check(name, argv)).toThrow(UsageError);
     expect(check(name, argv)).toThrow(message);
