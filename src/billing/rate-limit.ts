@@ -85,13 +85,19 @@ export class RateLimits implements RateLimiting {
   /** Counts the request against its account and its key; throws 429 rate_limit_exceeded. */
   async check(subject: RateSubject): Promise<RateDecision> {
     // A key limit at or above the account's can never bind first: skip its counter (one round
-    // trip fewer) and show the account's window.
+    // trip fewer) and show the account's window. A key limit below it is counted first, and a
+    // request it refuses is not counted against the account: a key held to its own limit and
+    // retrying used up the window of the account's other keys.
     const keyBinds = subject.keyRps !== null && subject.keyRps < subject.accountRps;
-    const [account, key] = await Promise.all([
-      this.accounts.consume(subject.accountId, subject.accountRps),
-      keyBinds && subject.keyRps !== null ? this.keys.consume(subject.keyId, subject.keyRps) : null,
-    ]);
-    const decisions = key ? [account, key] : [account];
+    const key =
+      keyBinds && subject.keyRps !== null
+        ? await this.keys.consume(subject.keyId, subject.keyRps)
+        : null;
+    const account =
+      key && !key.allowed
+        ? null
+        : await this.accounts.consume(subject.accountId, subject.accountRps);
+    const decisions = [account, key].filter((d): d is LimitDecision => d !== null);
     const refused = decisions.filter((d) => !d.allowed);
     const shown = stricter(decisions);
     if (refused.length > 0) {

@@ -74,6 +74,20 @@ describe('rate limits on Redis', () => {
     });
   });
 
+  // A request the key's own limit refuses used to be counted against the account too.
+  it("a key held to its own limit does not use up its account's window", async () => {
+    const limits = new RateLimits(redis);
+    const accountId = randomUUID();
+    const strict = caller(5, 3, accountId);
+    for (let i = 0; i < 6; i++) {
+      await limits.check(strict).catch((err: unknown) => {
+        if (!(err instanceof RateLimitExceeded)) throw err;
+      });
+    }
+    // The key was served three at most in the window, so the account still has room for another.
+    expect(await limits.check(caller(5, null, accountId))).toMatchObject({ limit: 5 });
+  });
+
   it('shares the counters between service instances through Redis', async () => {
     const c = caller(2);
     await new RateLimits(redis).check(c);
