@@ -67,7 +67,6 @@ import { ApiError } from '../domain/errors';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS, accountAllowance } from './plans';
 import { runBatch, statement, type Statement } from './sql-batch';
 import {
-  NO_USAGE,
   buildSnapshot,
   usageKey,
   type AccountBilling,
@@ -829,8 +828,7 @@ export class PgMeter implements Metering {
       return this.keySnapshots(subjects);
     const pairs = subjects.map((s) => ({ accountId: typeof s === 'string' ? s : s.accountId }));
     return failClosed(async () => {
-      const now = this.now();
-      const rows = await this.usageRows(pairs, now, (starts, of) =>
+      const reads = await this.usageRows(pairs, (starts, of) =>
         this.pool.query<AccountUsageRow>(
           prepared('accounts_with_usage', ACCOUNTS_WITH_USAGE, [
             of.map((p) => p.accountId),
@@ -839,10 +837,10 @@ export class PgMeter implements Metering {
         ),
       );
       const found = new Map<string, UsageSnapshot>();
-      for (const row of rows)
+      for (const read of reads)
         found.set(
-          row.account_id,
-          this.snapshotOf(row, now, () => null),
+          read.row.account_id,
+          this.snapshotOf(read, () => null),
         );
       return found;
     });
@@ -859,8 +857,7 @@ export class PgMeter implements Metering {
       typeof s === 'string' ? { accountId: s, keyId: null } : { ...s, keyId: s.keyId ?? null },
     );
     return failClosed(async () => {
-      const now = this.now();
-      const rows = await this.usageRows(pairs, now, (starts, of) =>
+      const reads = await this.usageRows(pairs, (starts, of) =>
         this.pool.query<AccountKeyUsageRow>(
           prepared('account_keys_with_usage', ACCOUNT_KEYS_WITH_USAGE, [
             of.map((p) => p.accountId),
@@ -870,9 +867,10 @@ export class PgMeter implements Metering {
         ),
       );
       const found = new Map<string, UsageSnapshot>();
-      for (const row of rows) {
+      for (const read of reads) {
+        const { row } = read;
         const { key_id: keyId } = row;
-        const snapshot = this.snapshotOf(row, now, () =>
+        const snapshot = this.snapshotOf(read, () =>
           keyId === null
             ? null
             : { keyId, allowance: row.key_allowance, includedUsed: row.key_included_used ?? 0 },
@@ -884,21 +882,22 @@ export class PgMeter implements Metering {
   }
 
   /**
-   * The rows of a usage read at each account's current period. The read names the period it reads
+   * The rows of a usage read at each account's current period, each with its account and period
+   * (worked out once, for the check and the snapshot). The read names the period it reads
    * (the start remembered for the account, a guess); an account whose guess was not its current
    * period (a first read, a period that ended or moved) is read again at the period its row gives,
    * at most twice more (an account changed between two reads; then 503 metering_unavailable).
    */
   private async usageRows<P extends { accountId: string }, R extends AccountUsageRow>(
     subjects: readonly P[],
-    now: Date,
     read: (starts: Date[], of: readonly P[]) => Promise<{ rows: R[] }>,
-  ): Promise<R[]> {
+  ): Promise<UsageRead<R>[]> {
+    const now = this.now();
     let pending = subjects.map((subject) => ({
       subject,
       start: this.periodGuesses.get(subject.accountId, { use: false }) ?? NO_GUESS,
     }));
-    const settled: R[] = [];
+    const settled: UsageRead<R>[] = [];
     for (let attempt = 1; pending.length > 0; attempt++) {
       const { rows } = await read(
         pending.map((p) => p.start),
@@ -906,8 +905,11 @@ export class PgMeter implements Metering {
       );
       const again = new Map<string, Date>();
       for (const row of rows) {
-        const start = periodOf(toAccountBilling(row), now).start;
-        if (start.getTime() === row.usage_guess.getTime()) settled.push(row);
+        const account = toAccountBilling(row);
+        const period = periodOf(account, now);
+        this.rememberPeriod(row.account_id, period);
+        const { start } = period;
+        if (start.getTime() === row.usage_guess.getTime()) settled.push({ row, account, period });
         else if (attempt < 3) again.set(row.account_id, start);
         // Its period changed between each of three reads: no figure is better than a wrong one.
         else throw meteringUnavailable(new Error(`account ${row.account_id}: period kept moving`));
@@ -921,20 +923,14 @@ export class PgMeter implements Metering {
   }
 
   /**
-   * One account row of a usage read as a snapshot of its current period, with the key `keyOf`
-   * gives for that period (none: the account's own figures). The latest usage row counts only
-   * when it is this period's: a new period starts at zero.
+   * A settled usage read (its row is of the account's current period) as a snapshot, with the key
+   * `keyOf` gives for that period (none: the account's own figures).
    */
   private snapshotOf(
-    row: AccountUsageRow,
-    now: Date,
+    { row, account, period }: UsageRead<AccountUsageRow>,
     keyOf: (period: Period) => KeyUsage | null,
   ): UsageSnapshot {
-    const account = toAccountBilling(row);
-    const period = periodOf(account, now);
-    this.rememberPeriod(row.account_id, period);
-    const current = row.usage_guess.getTime() === period.start.getTime();
-    return buildSnapshot(account, period, current ? toUsage(row) : NO_USAGE, keyOf(period));
+    return buildSnapshot(account, period, toUsage(row), keyOf(period));
   }
 
   private asyncSettings() {
@@ -945,6 +941,13 @@ export class PgMeter implements Metering {
   private rememberPeriod(accountId: string, period: Period): void {
     this.periodGuesses.set(accountId, period.start);
   }
+}
+
+/** A usage row read at the account's current period, with the account and the period. */
+interface UsageRead<R> {
+  row: R;
+  account: AccountBilling;
+  period: Period;
 }
 
 /**
