@@ -1,6 +1,8 @@
 // The closed list of error codes (contract §20.1) and the one error type that carries them.
 // Every failure a client can see is an ApiError; the HTTP and MCP adapters turn it into the envelope.
 
+import { redactKeys } from './key-shape';
+
 export const ERROR_STATUS = {
   invalid_filter: 400,
   malformed_cursor: 400,
@@ -90,8 +92,8 @@ export const validationError = (parameter: string, reason: ErrorReason, message:
  * the change feed and the MCP tools all refuse with this one error.
  */
 export function unknownParameter(name: string): ApiError {
-  // A key pasted as the name itself (`?oppk_…`) is not echoed either (store/api-key-repo.ts shape).
-  const unkeyed = name.replace(/oppk_[A-Za-z0-9]+/gi, 'oppk_[redacted]');
+  // A key pasted as the name itself (`?oppk_…`) is not echoed either.
+  const unkeyed = redactKeys(name);
   const shown = unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
   return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${JSON.stringify(shown)}.`);
 }

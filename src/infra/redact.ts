@@ -2,13 +2,14 @@
 // logger is scrubbed here, by field name and by value, so a key pasted into any field (an error
 // message, a path, a header dump) is replaced before the line is written.
 
+import { redactKeys } from '../domain/key-shape';
+
 /** Field names whose value is a credential, whatever it looks like. */
 const SECRET_FIELD =
   /^(x-api-key|authorization|proxy-authorization|cookie|set-cookie|api[_-]?key|key|secret|password|passwd|token|access[_-]?token|x-marketplace-proxy-signature|database_url|redis_url|opensearch_url|opensearch_password|aws_secret_access_key|aws_session_token|cursor_signing_keys|marketplace_proxy_secret)$/i;
 
-/** API keys (contract §14.2: `oppk_` + base62), bearer credentials and passwords inside URLs. */
+/** Besides API keys (domain/key-shape.ts): bearer credentials and passwords inside URLs. */
 const SECRET_VALUE: [RegExp, string][] = [
-  [/oppk_[A-Za-z0-9]+/g, 'oppk_[redacted]'],
   [/(bearer\s+)[^\s"',;]+/gi, '$1[redacted]'],
   [/(\/\/[^/:@\s]+:)[^@/\s]+@/g, '$1[redacted]@'],
 ];
@@ -26,7 +27,7 @@ const percentDecoded = (value: string) =>
   value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 function scrubbed(value: string): string {
-  let out = value;
+  let out = redactKeys(value);
   for (const [pattern, replacement] of SECRET_VALUE) out = out.replace(pattern, replacement);
   return out;
 }

@@ -1,3 +1,4 @@
+import { KEY_PREFIX, KEY_SHAPE } from '../domain/key-shape';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
@@ -14,13 +15,12 @@ import type { KeyIndex } from './key-index';
 // API keys (contract §14.2): shown once at creation, stored only as a hash, listed by
 // prefix and label. Several per account; revoking one never creates a replacement.
 
-export const KEY_PREFIX = 'oppk_';
+// The shape is the domain's (domain/key-shape.ts); those who read keys from here still find it.
+export { KEY_PREFIX, KEY_SHAPE };
 const KEY_RANDOM_CHARS = 40;
 /** Listings show the first 12 characters of the key (contract §14.2). */
 export const DISPLAY_PREFIX_LENGTH = 12;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** Shape of anything we could have issued; anything else is refused without a lookup. */
-export const KEY_SHAPE = /^oppk_[A-Za-z0-9]{32,128}$/;
 
 /** A key as stored: never its secret nor its hash. */
 export interface ApiKeyRecord {

@@ -1,9 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { KEY_LIKE_PARAMETERS } from '../../adapter/authenticate';
 import { unknownParameter } from '../../domain/errors';
-
-/** A whole key inside a value: `oppk_` and 32 base62 characters (store/api-key-repo.ts KEY_SHAPE). */
-const CARRIES_KEY = /oppk_[A-Za-z0-9]{32}/i;
+import { CARRIES_KEY } from '../../domain/key-shape';
 
 function carriesKey(value: unknown): boolean {
   if (typeof value === 'string') return CARRIES_KEY.test(value);
@@ -16,8 +14,9 @@ function carriesKey(value: unknown): boolean {
  * contract §6.14: a key in the query string is an unknown parameter on every endpoint, those that
  * read no parameter at all included (health, metrics, the docs page, llms.txt): a parameter named
  * like a key, or whose name or value holds one, is refused like any unknown parameter (its name
- * cut and quoted, never logged: domain/errors.ts unknownParameter), and never read. Their other parameters stay ignored, so that a probe or a scraper adding one of
- * its own keeps working. The routes that read parameters refuse every unknown one themselves.
+ * echoed with the key hidden: domain/errors.ts unknownParameter), and never read. Their other
+ * parameters stay ignored, so that a probe or a scraper adding one of its own keeps working. The
+ * routes that read parameters refuse every unknown one themselves.
  */
 export function refuseKeyInQuery(req: Request, _res: Response, next: NextFunction): void {
   for (const [name, value] of Object.entries(req.query)) {
