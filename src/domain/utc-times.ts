@@ -2,15 +2,20 @@ import type { Opportunity } from './record';
 
 // contract §1.8: date-times are served as ISO 8601 strings in UTC. An imported record may write
 // them with an offset (the schema takes any ISO 8601 date-time); they are stored in UTC, the same
-// instant, with the fraction of a second as written, so that what is served is UTC whatever came in.
+// instant, so that what is served is UTC whatever came in. The fraction of a second is kept to the
+// millisecond (digits past the third are dropped): the index and the time filters compare whole
+// milliseconds (contract §6.12), and a finer stored instant made a lower bound rounded up to the
+// next millisecond pass over the very record whose `changed_at` a client resumed from.
 
-const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(\.\d+)?([+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** The same instant in UTC (`…Z`), the fraction as written; a time already in UTC as it is. */
+/** The same instant in UTC (`…Z`), to the millisecond; otherwise the fraction as written. */
 export function utcDateTime(text: string): string {
-  const parts = WITH_OFFSET.exec(text);
+  const parts = DATE_TIME.exec(text);
   if (!parts) return text;
-  const [, wholeSeconds = '', fraction = '', offset = ''] = parts;
+  const [, wholeSeconds = '', written = '', offset = ''] = parts;
+  const fraction = written.slice(0, 4);
+  if (/^z$/i.test(offset)) return `${wholeSeconds}${fraction}Z`;
   const instant = new Date(`${wholeSeconds}${offset}`).toISOString();
   // A year beyond 0000-9999 once in UTC (0000-01-01T00:30+01:00) has no four-digit form: as written.
   if (!/^\d{4}-/.test(instant)) return text;

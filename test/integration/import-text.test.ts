@@ -63,13 +63,26 @@ it('stores the date-times of a record written with offsets in UTC, the same inst
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-times-')), 'times.ndjson');
   writeFileSync(file, JSON.stringify(record));
   expect((await importNdjson(ctx.deps, file)).valid).toBe(1);
-  const res = await fetch(`${ctx.baseUrl}/v1/opportunities/${record.id}`, {
-    headers: { 'X-API-Key': await roomyKey(ctx.deps) },
-  });
+  const headers = { 'X-API-Key': await roomyKey(ctx.deps) };
+  const res = await fetch(`${ctx.baseUrl}/v1/opportunities/${record.id}`, { headers });
   const { data } = (await res.json()) as { data: typeof record };
   expect(data.published_at).toBe('2026-11-15T10:00:00.500Z');
   expect(data.first_seen).toBe('2026-11-15T06:00:00Z');
-  expect(data.changed_at).toBe('2026-11-16T00:00:00.123456Z');
+  // To the millisecond (contract §6.12): a client resuming the feed from the `changed_at` it was
+  // served gets the record again. Kept to the microsecond, the record was after the instant it was
+  // served with, and the feed's `since`, rounded up to the next millisecond, passed over it.
+  expect(data.changed_at).toBe('2026-11-16T00:00:00.123Z');
+  const feed = await fetch(
+    `${ctx.baseUrl}/v1/opportunities/changes?since=${encodeURIComponent(data.changed_at)}`,
+    { headers },
+  );
+  const changes = (await feed.json()) as { data: Array<{ id: string }> };
+  expect(changes.data.map((c) => c.id)).toContain(record.id);
+  const since = encodeURIComponent('2026-11-16T00:00:00.1234Z');
+  const later = await fetch(`${ctx.baseUrl}/v1/opportunities/changes?since=${since}`, { headers });
+  expect(
+    ((await later.json()) as { data: Array<{ id: string }> }).data.map((c) => c.id),
+  ).not.toContain(record.id);
   expect(data.last_verified_live_at).toBe('2026-11-16T09:00:00Z');
   expect(data.sources[0]?.observed_at).toBe('2026-11-15T23:59:59Z');
 });
