@@ -220,7 +220,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       const exchanged = await serveExchange(
         createMcpServer(parts, scope),
         {
-          accept: req.get('accept'),
+          accept: req.get('accept')?.toLowerCase(),
           protocolVersion: inbound.protocolVersionHeader,
           body: req.body,
         },
@@ -241,7 +241,8 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     const headers = new Headers();
     for (const name of TRANSPORT_HEADERS) {
       const value = req.get(name);
-      if (value !== undefined) headers.set(name, value);
+      // Media types are case-insensitive (RFC 9110 §8.3.1); the SDK's Accept check is not.
+      if (value !== undefined) headers.set(name, name === 'accept' ? value.toLowerCase() : value);
     }
     const request = new Request('http://mcp.local/mcp', { method: 'POST', headers });
     scopes.set(request, scope);

@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
+import { redactKeys } from '../domain/key-shape';
 import type { Logger } from '../infra/logger';
 
 // contract §20.4, §21.6 inside JSON-RPC: the SDK parses a request's params against its schema before
@@ -85,4 +86,18 @@ export function guardRequestHandlers(server: Server, logger: Logger, requestId: 
       }
     });
   }
+}
+
+/**
+ * A tool or resource the server does not have: -32602 naming it as REST names an unknown parameter
+ * (contract §6.3): cut at 64 characters and JSON-quoted, so a name the client sent cannot make the
+ * one-line message long, put control characters into it, or repeat a key.
+ */
+export function unknownName(kind: 'tool' | 'resource', name: string): ProtocolError {
+  const unkeyed = redactKeys(name);
+  const shown = unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown ${kind}: ${JSON.stringify(shown)}`,
+  );
 }

@@ -1,11 +1,11 @@
 import {
-  ProtocolError,
-  ProtocolErrorCode,
   type ListResourcesResult,
+  type ListResourceTemplatesResult,
   type ReadResourceResult,
   type Server,
 } from '@modelcontextprotocol/server';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
+import { unknownName } from './protocol-errors';
 
 // MCP resources (contract §21.5): the occupational taxonomy as
 // `taxonomy://occupations`, application/json, the same envelope as GET /v1/taxonomy/occupations
@@ -37,13 +37,15 @@ export function registerResources(server: Server, taxonomy: TaxonomyResource): v
       },
     ],
   }));
+  // The resources capability's third method: there are no templates, and a client that lists them
+  // on connecting (the Inspector, the 1.x SDK's listResourceTemplates) gets an empty list, not
+  // -32601 Method not found.
+  server.setRequestHandler('resources/templates/list', (): ListResourceTemplatesResult => ({
+    resourceTemplates: [],
+  }));
   server.setRequestHandler('resources/read', (request): ReadResourceResult => {
-    if (request.params.uri !== TAXONOMY_RESOURCE_URI) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown resource: ${request.params.uri}`,
-      );
-    }
+    if (request.params.uri !== TAXONOMY_RESOURCE_URI)
+      throw unknownName('resource', request.params.uri);
     return {
       contents: [{ uri: TAXONOMY_RESOURCE_URI, mimeType: 'application/json', text }],
     };

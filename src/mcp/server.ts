@@ -1,10 +1,4 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type CallToolResult,
-  type ListToolsResult,
-} from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { toolOutcome, unexpectedError } from '../adapter/presenter';
 import { ApiError } from '../domain/errors';
@@ -13,7 +7,7 @@ import type { Logger } from '../infra/logger';
 import type { Caller, Refused } from '../service/read-service';
 import type { DeferredJson } from './deferred-json';
 import { SERVER_INSTRUCTIONS } from './descriptions';
-import { guardRequestHandlers } from './protocol-errors';
+import { guardRequestHandlers, unknownName } from './protocol-errors';
 import { registerResources, taxonomyResource, type TaxonomyResource } from './resources';
 import type { ToolDefinition } from './tools';
 
@@ -112,11 +106,7 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     // A tool that does not exist is a protocol error (JSON-RPC invalid params), not a domain one.
-    if (!tool)
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name}`,
-      );
+    if (!tool) throw unknownName('tool', request.params.name);
     // A tool's own argument check throws before any read; anything else thrown is a bug.
     const args = scope.argumentsAsSent ?? request.params.arguments ?? {};
     const outcome = await tool.run(scope.caller, args).then(

@@ -225,6 +225,19 @@ export function mcpBehaviour(start: StartWorld): void {
         /Unknown tool/,
       );
     });
+
+    // The name is the client's text: it was echoed whole, control characters and all (a name of
+    // 900,000 characters came back in the message).
+    it("an unknown tool's name is quoted on one line, cut at 64 characters", async () => {
+      const name = `x\nINJECTED LINE\u001b[31m${'y'.repeat(1000)}`;
+      const refusal = await client.callTool({ name, arguments: {} }).then(
+        () => null,
+        (err: unknown) => String((err as Error).message),
+      );
+      expect(refusal).toContain(`Unknown tool: ${JSON.stringify(`${name.slice(0, 64)}…`)}`);
+      expect([...(refusal ?? '')].some((c) => c < ' ')).toBe(false);
+      expect(refusal?.length).toBeLessThan(200);
+    });
   });
 
   describe('resources (contract §21.5)', () => {
@@ -245,10 +258,15 @@ export function mcpBehaviour(start: StartWorld): void {
       expect(JSON.parse(text)).toEqual(taxonomyDocument(world.taxonomy).body);
     });
 
-    it('an unknown resource is a protocol error', async () => {
-      await expect(client.readResource({ uri: 'taxonomy://nothing' })).rejects.toThrow(
-        /Unknown resource/,
+    it('an unknown resource is a protocol error naming it on one line', async () => {
+      await expect(client.readResource({ uri: 'taxonomy://nothing\nelse' })).rejects.toThrow(
+        'Unknown resource: "taxonomy://nothing\\nelse"',
       );
+    });
+
+    // A client that lists templates on connecting (the Inspector does) got -32601.
+    it('lists no resource templates: an empty list, not Method not found', async () => {
+      expect(await client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
     });
   });
 

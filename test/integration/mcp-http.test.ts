@@ -243,6 +243,41 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     await expectEnvelope(res, 422, 'validation_error', 'Accept');
   });
 
+  // RFC 9110 §8.3.1: media types are case-insensitive. The check compared them as written, so an
+  // Accept in capitals was refused on the 2025 wire (ours) and on the 2026-07-28 one (the SDK's).
+  it.each([
+    ['2025-11-25', { 'MCP-Protocol-Version': '2025-11-25' }, ping],
+    [
+      '2026-07-28',
+      { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' },
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    ],
+  ])('an Accept in capitals is the same Accept (%s)', async (_revision, wire, body) => {
+    const res = await fetch(`${baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'Application/JSON',
+        Accept: 'Application/Json, Text/Event-Stream',
+        'X-API-Key': await newKey(),
+        ...wire,
+      },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: expect.any(Object) });
+  });
+
   it.each([
     ['missing', undefined],
     ['text/plain', 'text/plain'],
