@@ -79,6 +79,20 @@ const JSON_RPC = {
 };
 const post = (body: string, headers: Record<string, string>) =>
   fetch(`${baseUrl}/mcp`, { method: 'POST', headers: { ...JSON_RPC, ...headers }, body });
+/** A 2026-07-28 server/discover request, its revision and client in the body's _meta. */
+const discoverMessage = () =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
 const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
   jsonrpc: '2.0',
   id,
@@ -250,18 +264,7 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     [
       '2026-07-28',
       { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' },
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'server/discover',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
+      discoverMessage(),
     ],
   ])('an Accept in capitals is the same Accept (%s)', async (_revision, wire, body) => {
     const res = await fetch(`${baseUrl}/mcp`, {
@@ -862,18 +865,7 @@ describe('one rate limit across REST and MCP', () => {
 
   it('server/discover (2026-07-28) counts too', async () => {
     const key = await newKey({ plan: 'free' });
-    const discover = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'server/discover',
-      params: {
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    });
+    const discover = discoverMessage();
     const headers = {
       'X-API-Key': key,
       'MCP-Protocol-Version': '2026-07-28',
