@@ -110,12 +110,24 @@ function countWithinBudget(outcome: Outcome<CountEnvelope>, maxBytes: number): T
   if (groups === undefined && histogram === undefined && stats === undefined) return outcome;
   const bytes = Buffer.byteLength(JSON.stringify(outcome.body));
   if (bytes <= maxBytes) return outcome;
-  const [parameter, advice] =
-    groups !== undefined
-      ? ['group_limit', 'lower group_limit, or group by one dimension']
-      : histogram !== undefined
-        ? ['interval', 'take a longer interval, or a shorter span of dates']
-        : ['stats', 'narrow the filters, or leave stats out'];
+  // The part that takes the most bytes is the one to shrink: a wide daily histogram beside a
+  // grouping of three buckets used to be refused naming group_limit, advice that could not help.
+  const parts = [
+    {
+      parameter: 'group_limit',
+      part: groups,
+      advice: 'lower group_limit, or group by one dimension',
+    },
+    {
+      parameter: 'interval',
+      part: histogram,
+      advice: 'take a longer interval, or a shorter span of dates',
+    },
+    { parameter: 'stats', part: stats, advice: 'narrow the filters, or leave stats out' },
+  ]
+    .filter(({ part }) => part !== undefined)
+    .map((entry) => ({ ...entry, bytes: JSON.stringify(entry.part).length }));
+  const { parameter, advice } = parts.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const error = invalidFilter(
     parameter,
     'out_of_range',

@@ -179,6 +179,15 @@ it('count_opportunities: a histogram that would pass the budget is refused namin
     expect(refused.structuredContent).toMatchObject({
       error: { code: 'invalid_filter', details: { parameter: 'interval', reason: 'out_of_range' } },
     });
+    // Beside a grouping of two buckets, the histogram is still what made the answer large: the
+    // refusal named group_limit, whose advice (lower it) could not help.
+    const both = await client.callTool({
+      name: 'count_opportunities',
+      arguments: { group_by: ['remote'], group_limit: 2, histogram: 'first_seen', interval: 'day' },
+    });
+    expect(both.structuredContent).toMatchObject({
+      error: { code: 'invalid_filter', details: { parameter: 'interval', reason: 'out_of_range' } },
+    });
   } finally {
     await client.close();
     await tight.close();
