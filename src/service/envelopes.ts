@@ -1,6 +1,6 @@
 import type { Filter } from '../domain/filters';
 import type { ListEnvelope } from '../domain/envelopes';
-import type { Opportunity, SparseOpportunity } from '../domain/record';
+import type { SparseOpportunity } from '../domain/record';
 
 export type { CountEnvelope, DetailEnvelope, ListEnvelope } from '../domain/envelopes';
 
@@ -23,27 +23,5 @@ export function listEnvelope(
       limit,
     },
     meta: { request_id: requestId, applied_filters: appliedFilters },
-  };
-}
-
-/**
- * contract §9.5: the anonymous preview shows where a record came from, not how to reach it:
- * no canonical or application URL, sources reduced to their source id, and no evidence item that
- * quotes one of the removed URLs or external ids, so none appears anywhere in the record.
- */
-export function redactForPreview(record: Opportunity): Opportunity {
-  const hidden = [
-    record.canonical_url,
-    record.application_url,
-    ...record.sources.flatMap((s) => [s.url, s.external_id]),
-  ].filter((v): v is string => typeof v === 'string' && v !== '');
-  const mentions = (value: unknown) =>
-    typeof value === 'string' && hidden.some((h) => value.includes(h));
-  return {
-    ...record,
-    canonical_url: null,
-    application_url: null,
-    sources: record.sources.map((s) => ({ source: s.source }) as Opportunity['sources'][number]),
-    evidence: record.evidence.filter((e) => !mentions(e.value) && !mentions(e.excerpt)),
   };
 }

@@ -1,7 +1,8 @@
 import { parseRestQuery } from '../domain/filters';
 import type { OpportunityIndex } from '../search/opportunity-index';
 import type { Settings } from './context';
-import { listEnvelope, redactForPreview, type ListEnvelope } from './envelopes';
+import { listEnvelope, type ListEnvelope } from './envelopes';
+import { redactForPreview } from './preview-redaction';
 import { searchPage } from './opportunity-search';
 
 /**

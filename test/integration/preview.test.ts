@@ -1,5 +1,5 @@
 import type { Opportunity } from '../../src/domain/record';
-import { storeAndIndex } from '../support/fixtures';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { FIXTURE, expected, idsOf, qs, type Query } from '../support/read-fixture';
 import { expectError, get, newReader } from '../support/read-http';
@@ -198,5 +198,61 @@ describe('rate limit per client address', () => {
       headers: { 'X-Forwarded-For': '198.51.100.7' },
     });
     expect(list.status).toBe(200);
+  });
+});
+
+// contract §9.5: no URL or external id of a source appears anywhere in a preview record, however
+// the source's text quotes it. Only an evidence item holding one exactly as stored was left out:
+// a URL without its scheme or in capitals, an id as a number, a URL in the title went through.
+describe('redaction of what the source text quotes', () => {
+  let quoting: TestContext;
+  afterAll(() => quoting?.close());
+
+  it('shows none of the URLs or external ids, in any case or form', async () => {
+    quoting = await createTestContext({ PREVIEW_REQUESTS_PER_MINUTE: '1000' });
+    const url = 'https://boards.greenhouse.io/acmeaudit/jobs/99887766';
+    const quote = (excerpt: string, value: string | number = 'c2c') => ({
+      field: 'engagement_models',
+      value,
+      strength: 'explicit' as const,
+      excerpt,
+      source: 'greenhouse',
+    });
+    const records = [
+      quote('See boards.greenhouse.io/acmeaudit/jobs/99887766 for more'),
+      quote('Apply at HTTPS://CAREERS.ACME-AUDIT.EXAMPLE/JOBS/aud-7781/ today'),
+      quote('posting', 99887766),
+    ].map((evidence, i) =>
+      makeRecord({
+        title: i === 0 ? `Senior Engineer ${url}` : `Senior Engineer ${i}`,
+        canonical_url: 'https://careers.acme-audit.example/jobs/AUD-7781/',
+        application_url: null,
+        sources: [
+          {
+            source: 'greenhouse',
+            external_id: i === 2 ? '99887766' : 'AUD-7781',
+            url,
+            observed_at: '2026-10-01T12:00:00.000Z',
+          },
+        ],
+        evidence: [evidence, quote('C2C welcome')],
+      }),
+    );
+    await storeAndIndex(quoting.deps, records);
+    const res = await get(quoting.baseUrl, '/v1/preview/opportunities');
+    expect(res.status).toBe(200);
+    expect(idsOf(res.body.data).sort()).toEqual(idsOf(records).sort());
+    const page = res.text.toLowerCase();
+    for (const hidden of [
+      'greenhouse.io/acmeaudit',
+      '99887766',
+      'aud-7781',
+      'acme-audit.example',
+    ]) {
+      expect(page).not.toContain(hidden);
+    }
+    for (const r of res.body.data as Opportunity[]) {
+      expect(r.evidence.map((e) => e.excerpt)).toEqual(['C2C welcome']);
+    }
   });
 });

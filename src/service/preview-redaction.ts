@@ -1,0 +1,92 @@
+import type { Opportunity } from '../domain/record';
+
+// contract §9.5: the anonymous preview shows where a record came from, not how to reach it. No URL
+// (the record's own two, its sources') and no source external id may appear anywhere in a preview
+// record. Source text quotes them freely, and not as stored: a posting's text writes a URL without
+// its scheme or in capitals, an evidence item holds an id as a number. So each is looked for in
+// any case, a URL without its scheme, `www.` or trailing slashes, and an id as a whole token. An
+// evidence item that mentions one is left out (it exists to quote the source); a free-text field
+// that does (a title quoting the posting's URL) keeps its text with each mention replaced by `…`,
+// which is never longer than what it replaces, so every bound of contract §2.7 still holds.
+
+/** Ids shorter than this are not looked for inside text: `7` or `42` would cut every number. */
+const MIN_ID_IN_TEXT = 4;
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A URL as text may quote it: no scheme, no `www.`, no trailing slashes. */
+const urlCore = (url: string) =>
+  url
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/^www\./i, '')
+    .replace(/\/+$/, '');
+
+/** Finds the hidden values of one record in a text; `test` and `remove` are linear in the text. */
+class HiddenValues {
+  private readonly pattern: RegExp | null;
+  private readonly exact: Set<string>;
+
+  constructor(record: Opportunity) {
+    const urls = [
+      record.canonical_url,
+      record.application_url,
+      ...record.sources.map((s) => s.url),
+    ].filter((u): u is string => typeof u === 'string' && urlCore(u) !== '');
+    const ids = record.sources
+      .map((s) => s.external_id?.trim())
+      .filter((id): id is string => typeof id === 'string' && id !== '');
+    this.exact = new Set(ids.map((id) => id.toLowerCase()));
+    const parts = [
+      // Not inside a longer name: `x.com` is not hidden inside `box.com`.
+      ...urls.map((u) => `(?<![\\p{L}\\p{N}])${escape(urlCore(u))}`),
+      // A whole token: `2041` is not hidden inside `20417` or `v2041a`.
+      ...ids
+        .filter((id) => id.length >= MIN_ID_IN_TEXT)
+        .map((id) => `(?<![\\p{L}\\p{N}])${escape(id)}(?![\\p{L}\\p{N}])`),
+    ];
+    this.pattern = parts.length === 0 ? null : new RegExp(parts.join('|'), 'giu');
+  }
+
+  /** Whether an evidence value or excerpt quotes a hidden value (an id also as a number). */
+  mentions(value: unknown): boolean {
+    if (typeof value === 'number') return this.exact.has(String(value));
+    if (typeof value !== 'string') return false;
+    if (this.exact.has(value.trim().toLowerCase())) return true;
+    if (!this.pattern) return false;
+    this.pattern.lastIndex = 0;
+    return this.pattern.test(value);
+  }
+
+  /** The text with each mention replaced by `…`. */
+  remove<T extends string | null>(text: T): T {
+    if (text === null || !this.pattern) return text;
+    return text.replace(this.pattern, '…') as T;
+  }
+}
+
+export function redactForPreview(record: Opportunity): Opportunity {
+  const hidden = new HiddenValues(record);
+  const text = <T extends string | null>(value: T) => hidden.remove(value);
+  return {
+    ...record,
+    title: text(record.title),
+    normalized_title: text(record.normalized_title),
+    employer: text(record.employer),
+    intermediary: text(record.intermediary),
+    organizations: record.organizations.map((o) => ({ ...o, name: text(o.name) })),
+    canonical_url: null,
+    application_url: null,
+    sources: record.sources.map((s) => ({ source: s.source }) as Opportunity['sources'][number]),
+    specializations: record.specializations.map(text),
+    location: {
+      ...record.location,
+      text: text(record.location.text),
+      city: text(record.location.city),
+      region: text(record.location.region),
+    },
+    duration: record.duration && { ...record.duration, text: text(record.duration.text) },
+    evidence: record.evidence.filter(
+      (e) => !hidden.mentions(e.value) && !hidden.mentions(e.excerpt),
+    ),
+  };
+}

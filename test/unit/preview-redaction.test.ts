@@ -1,0 +1,108 @@
+import { redactForPreview } from '../../src/service/preview-redaction';
+import { makeRecord } from '../support/fixtures';
+
+// contract §9.5: no URL or source external id appears anywhere in a preview record. Only an
+// evidence item holding one exactly as stored was left out: source text quoting it without its
+// scheme, in capitals, as a number, or in the title went through.
+
+const SOURCE_URL = 'https://boards.greenhouse.io/acmeaudit/jobs/99887766';
+const record = (overrides: Parameters<typeof makeRecord>[0] = {}) =>
+  makeRecord({
+    canonical_url: 'https://careers.acme-audit.example/jobs/AUD-7781/',
+    application_url: 'https://careers.acme-audit.example/jobs/AUD-7781/apply',
+    sources: [
+      {
+        source: 'greenhouse',
+        external_id: 'AUD-7781',
+        url: SOURCE_URL,
+        observed_at: '2026-10-01T12:00:00.000Z',
+      },
+    ],
+    ...overrides,
+  });
+const quote = (excerpt: string, value: string | number | null = 'c2c') => ({
+  field: 'engagement_models',
+  value,
+  strength: 'explicit' as const,
+  excerpt,
+  source: 'greenhouse',
+});
+/** The one source of `record()`, to change a field of. */
+const sourceOf = (r: ReturnType<typeof record>) => {
+  const [source] = r.sources;
+  if (!source) throw new Error('record() has one source');
+  return source;
+};
+const hiddenIn = (text: string) =>
+  ['greenhouse.io/acmeaudit', '99887766', 'aud-7781', 'acme-audit.example'].filter((h) =>
+    text.toLowerCase().includes(h),
+  );
+
+it.each([
+  ['a URL without its scheme', 'See boards.greenhouse.io/acmeaudit/jobs/99887766 for more'],
+  ['a URL in capitals', 'Apply at HTTPS://CAREERS.ACME-AUDIT.EXAMPLE/JOBS/aud-7781/ today'],
+  ['the external id in another case', 'Reference aud-7781.'],
+  ['the URL as stored', `Apply: ${SOURCE_URL}`],
+])('leaves out an evidence item quoting %s', (_label, excerpt) => {
+  const kept = quote('C2C welcome');
+  const shown = redactForPreview(record({ evidence: [quote(excerpt), kept] }));
+  expect(shown.evidence).toEqual([kept]);
+  expect(hiddenIn(JSON.stringify(shown))).toEqual([]);
+});
+
+it('leaves out an evidence item whose value is the external id as a number', () => {
+  const base = record();
+  const numeric = {
+    ...base,
+    sources: [{ ...sourceOf(base), external_id: '99887766', url: null }],
+    evidence: [quote('posting id', 99887766)],
+  };
+  expect(redactForPreview(numeric).evidence).toEqual([]);
+});
+
+it('replaces a mention in free text by …, keeping the rest of the text', () => {
+  const shown = redactForPreview(
+    record({
+      title: 'Senior Engineer https://boards.greenhouse.io/acmeaudit/jobs/99887766',
+      location: {
+        text: 'Remote (ref AUD-7781)',
+        city: null,
+        region: null,
+        region_code: null,
+        country: 'US',
+        remote: true,
+        remote_scope: 'country',
+      },
+      specializations: ['see www.careers.acme-audit.example/jobs/aud-7781'],
+    }),
+  );
+  expect(shown.title).toBe('Senior Engineer https://…');
+  expect(shown.location.text).toBe('Remote (ref …)');
+  expect(shown.specializations).toEqual(['see www.…']);
+  expect(hiddenIn(JSON.stringify(shown))).toEqual([]);
+});
+
+it('finds an id only as a whole token, and short ids not inside text', () => {
+  const base = record();
+  const shown = redactForPreview({
+    ...base,
+    title: 'AUD-77810 and XAUD-7781 stay; 2041 years',
+    sources: [
+      { ...sourceOf(base), url: null },
+      { source: 'lever', external_id: '204', url: null, observed_at: base.first_seen },
+    ],
+    canonical_url: null,
+    application_url: null,
+  });
+  expect(shown.title).toBe('AUD-77810 and XAUD-7781 stay; 2041 years');
+});
+
+it('leaves a record that quotes nothing hidden as it was, but for the URLs and sources', () => {
+  const plain = record({ evidence: [quote('C2C welcome')] });
+  expect(redactForPreview(plain)).toEqual({
+    ...plain,
+    canonical_url: null,
+    application_url: null,
+    sources: [{ source: 'greenhouse' }],
+  });
+});
