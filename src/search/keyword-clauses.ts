@@ -23,14 +23,21 @@ export const SCORED_FIELDS = [
 /** Words beyond this many still match; they just add nothing to the score (bounds the clauses). */
 export const MAX_SCORED_WORDS = 32;
 
+/** What a match clause whose text analyzes to no token matches: nothing (the engine's default) or all. */
+type ZeroTerms = { zero_terms_query?: 'all' };
+
 export type TextClause =
   | {
       match: Record<
         string,
-        { query: string; operator: 'and' | 'or'; auto_generate_synonyms_phrase_query: false }
+        {
+          query: string;
+          operator: 'and' | 'or';
+          auto_generate_synonyms_phrase_query: false;
+        } & ZeroTerms
       >;
     }
-  | { match_phrase: Record<string, { query: string }> }
+  | { match_phrase: Record<string, { query: string } & ZeroTerms> }
   | {
       multi_match: {
         query: string;
@@ -44,26 +51,60 @@ export type TextClause =
 
 // A multi-word synonym (swe → software engineer) must not turn the words into a phrase: words are
 // ANDed wherever they stand, as the syntax says.
-const words = (text: string, operator: 'and' | 'or'): TextClause => ({
+const words = (text: string, operator: 'and' | 'or', zero: ZeroTerms = {}): TextClause => ({
   match: {
-    [SEARCH_FIELD]: { query: text, operator, auto_generate_synonyms_phrase_query: false },
+    [SEARCH_FIELD]: { query: text, operator, auto_generate_synonyms_phrase_query: false, ...zero },
   },
 });
-const phrase = (text: string): TextClause => ({
-  match_phrase: { [SEARCH_FIELD]: { query: text } },
+const phrase = (text: string, zero: ZeroTerms = {}): TextClause => ({
+  match_phrase: { [SEARCH_FIELD]: { query: text, ...zero } },
 });
-const alternative = (a: QueryAlternative) => (a.phrase ? phrase(a.text) : words(a.text, 'and'));
+const alternative = (a: QueryAlternative, zero: ZeroTerms = {}) =>
+  a.phrase ? phrase(a.text, zero) : words(a.text, 'and', zero);
 
-/** Required clauses (filter context): all plain words, each phrase, each OR group. */
+/**
+ * Text the analyzer surely keeps a token of: a letter or a digit survives every filter of the
+ * mapping (it has no stop words). Text without one (`-`, `&`, `"`, `*`, an emoji) may analyze to
+ * nothing, which only the engine can tell.
+ */
+const HAS_TOKEN = /[\p{L}\p{N}]/u;
+
+/**
+ * Required clauses (filter context): all plain words, each phrase, each OR group (whose sides
+ * that analyze to nothing never match, so the group is the OR of the others).
+ *
+ * docs/search.md: a term the analyzer keeps nothing of (a lone `-`, a stray or empty `"`) adds no
+ * condition beside other terms, and alone matches nothing. The engine's match of no token matches
+ * nothing, which made such a term beside a phrase or an OR group (`"machine learning" -`,
+ * `python developer "`) match nothing at all. Each term that may be empty matches all when empty
+ * (`zero_terms_query: all`); when no term surely has a token and nothing is excluded, one of them
+ * must still match something, so a query of punctuation alone keeps matching nothing.
+ */
 export function requiredClauses(q: KeywordQuery): TextClause[] {
-  const out: TextClause[] = [];
-  if (q.words.length > 0) out.push(words(q.words.join(' '), 'and'));
+  const terms: { text: string; clause: (zero?: ZeroTerms) => TextClause }[] = [];
+  if (q.words.length > 0) {
+    const text = q.words.join(' ');
+    terms.push({ text, clause: (zero) => words(text, 'and', zero) });
+  }
   for (const group of q.groups) {
-    out.push(
-      group.length === 1
-        ? alternative(group[0] as QueryAlternative)
-        : { bool: { should: group.map(alternative), minimum_should_match: 1 } },
-    );
+    const [only] = group;
+    if (group.length === 1 && only) {
+      terms.push({ text: only.text, clause: (zero) => alternative(only, zero) });
+    } else {
+      const either: TextClause = {
+        bool: { should: group.map((a) => alternative(a)), minimum_should_match: 1 },
+      };
+      terms.push({ text: group.map((a) => a.text).join(' '), clause: () => either });
+    }
+  }
+  const mayBeEmpty = terms.filter((t) => !HAS_TOKEN.test(t.text));
+  // Every term surely has a token, or there is one term and nothing excluded: as written.
+  if (mayBeEmpty.length === 0) return terms.map((t) => t.clause());
+  const excluding = q.excludedWords.length > 0 || q.excludedPhrases.length > 0;
+  if (terms.length === 1 && !excluding) return terms.map((t) => t.clause());
+  const out = terms.map((t) => t.clause(HAS_TOKEN.test(t.text) ? {} : { zero_terms_query: 'all' }));
+  if (mayBeEmpty.length === terms.length && !excluding) {
+    out.push({ bool: { should: terms.map((t) => t.clause()), minimum_should_match: 1 } });
   }
   return out;
 }

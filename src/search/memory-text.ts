@@ -151,7 +151,7 @@ const contains = (value: readonly string[], seq: readonly string[]) =>
 /** A matcher and scorer of one keyword query over documents. */
 export class TextMatcher {
   private readonly words: Unit[];
-  private readonly groups: { phrase: boolean; units: Unit[]; variants: string[][] }[][];
+  private groups: { phrase: boolean; units: Unit[]; variants: string[][] }[][];
   /** Each excluded word's units: it excludes a record holding all of them (keyword-clauses.ts). */
   private readonly excludedWords: Unit[][];
   private readonly excludedPhrases: string[][][];
@@ -167,8 +167,18 @@ export class TextMatcher {
     );
     this.excludedWords = q.excludedWords.map((word) => units(word));
     this.excludedPhrases = q.excludedPhrases.map(phraseVariants);
-    // Required words that analyze to nothing (a lone `-`) match nothing, as in the engine.
-    this.nothing = q.words.length > 0 && this.words.length === 0;
+    // As in the engine (keyword-clauses.ts): a term that analyzes to nothing (a lone `-`, an empty
+    // phrase) adds no condition beside other terms or an exclusion; the terms all such, and nothing
+    // excluded, match nothing. An OR group's empty sides never match.
+    const empty = (a: { phrase: boolean; units: Unit[]; variants: string[][] }) =>
+      a.phrase ? a.variants.length === 0 : a.units.length === 0;
+    const emptyWords = q.words.length > 0 && this.words.length === 0;
+    const emptyGroups = this.groups.filter((g) => g.length === 1 && g.every(empty));
+    this.groups = this.groups.filter((g) => !emptyGroups.includes(g));
+    const terms = (q.words.length > 0 ? 1 : 0) + q.groups.length;
+    const emptyTerms = (emptyWords ? 1 : 0) + emptyGroups.length;
+    const excluding = q.excludedWords.length > 0 || q.excludedPhrases.length > 0;
+    this.nothing = terms > 0 && emptyTerms === terms && !excluding;
   }
 
   private readonly nothing: boolean;

@@ -224,6 +224,18 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ['employer', 'snowflake', ['Data Engineer']],
   ['a lone - matches nothing', '-', []],
   ['a lone - beside a word adds no condition', 'rust -', ['Rust Engineer']],
+  // A term the analyzer keeps nothing of used to match nothing beside a phrase or an OR group (its
+  // clause stood alone there), so the whole query found nothing.
+  ['a stray & beside a phrase adds no condition', '"data engineer" &', ['Data Engineer']],
+  [
+    'a lone - beside an OR adds no condition',
+    'rust OR postgresql -',
+    ['Rust Engineer', 'PostgreSQL DBA', 'Postgres Database Administrator'],
+  ],
+  ['an unclosed quote at the end adds no condition', 'rust "', ['Rust Engineer']],
+  ['an empty phrase adds no condition', 'rust ""', ['Rust Engineer']],
+  ['terms that all analyze to nothing match nothing', '- "', []],
+  ['a lone - beside an exclusion: the exclusion alone', '- -rust', titlesWithout(/\brust\b/i)],
   ['a colon between words separates them', 'kotlin', ['Contract:Kotlin Wrangler']],
   ['either side of the colon', 'contract wrangler', ['Contract:Kotlin Wrangler']],
   ['the colon as typed', 'contract:kotlin', ['Contract:Kotlin Wrangler']],
