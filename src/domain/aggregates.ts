@@ -114,10 +114,16 @@ export function fillHistogram(
   return out;
 }
 
-/** A record's rate value (contract §10.5): the midpoint of min and max, or the one bound given. */
+/**
+ * A record's rate value (contract §10.5): the midpoint of min and max, or the one bound given.
+ * Halved before they are added: the import takes any finite rate, and (min + max) / 2 of two past
+ * half the largest double was Infinity, which the index stores as no value, so the record was in
+ * its entry's count and missing from its min, max and percentiles. Halving is exact, so the sum
+ * is the one (min + max) / 2 gives wherever that is finite.
+ */
 export function rateMidpoint(min: number | null, max: number | null): number | null {
   if (min === null && max === null) return null;
-  return ((min ?? max ?? 0) + (max ?? min ?? 0)) / 2;
+  return (min ?? max ?? 0) / 2 + (max ?? min ?? 0) / 2;
 }
 
 /** Distinct values with how many records have each. */

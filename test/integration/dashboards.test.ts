@@ -416,6 +416,37 @@ describe('percentiles of a large distribution with a gap at a quartile', () => {
   });
 });
 
+// contract §10.5: a record's value is the midpoint of min and max, whatever they are. Two rates
+// past half the largest double made (min + max) / 2 Infinity, stored as no value: the entry's
+// count had the record, its min, max and percentiles did not (all null when every record did).
+describe('rates near the largest double', () => {
+  let huge: TestContext;
+  let key: string;
+  beforeAll(async () => {
+    huge = await createTestContext();
+    key = (await newReader(huge.deps)).key;
+    await storeAndIndex(huge.deps, [
+      makeRecord({ rate: { min: 1e308, max: 1e308, currency: 'CHF', unit: 'month' } }),
+      makeRecord({ rate: { min: 10, max: 20, currency: 'CHF', unit: 'month' } }),
+      makeRecord({ rate: { min: 1.5e308, max: 1.7e308, currency: 'USD', unit: 'hour' } }),
+    ]);
+  });
+  afterAll(() => huge.close());
+
+  it('count each record in the statistics of their entry', async () => {
+    const res = await get(huge.baseUrl, '/v1/opportunities/count?stats=rate', { key });
+    expect(res.status).toBe(200);
+    const byUnit = Object.fromEntries(
+      (res.body.rate_stats as RateEntry[]).map((e) => [`${e.unit} ${e.currency}`, e]),
+    );
+    expect(byUnit['month CHF']).toMatchObject({ count: 2, min: 15, max: 1e308 });
+    expect(byUnit['month CHF']?.median).toBeCloseTo(15 / 2 + 1e308 / 2, -300);
+    const hour = byUnit['hour USD'];
+    expect(hour).toMatchObject({ count: 1, min: 1.6e308, max: 1.6e308 });
+    expect([hour?.p25, hour?.median, hour?.p75]).toEqual([1.6e308, 1.6e308, 1.6e308]);
+  });
+});
+
 describe('with q (keyword search)', () => {
   it('histogram and stats count the records q matches', async () => {
     // "java" matches the Java backend class label, so exactly the software_engineering records.

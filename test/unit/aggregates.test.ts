@@ -90,6 +90,11 @@ it('the midpoint of a rate, or its one bound', () => {
   expect(rateMidpoint(450, null)).toBe(450);
   expect(rateMidpoint(null, 700)).toBe(700);
   expect(rateMidpoint(null, null)).toBeNull();
+  // Past half the largest double: (min + max) / 2 was Infinity.
+  expect(rateMidpoint(1e308, 1e308)).toBe(1e308);
+  expect(rateMidpoint(1.5e308, 1.7e308)).toBe(1.6e308);
+  expect(rateMidpoint(Number.MAX_VALUE, null)).toBe(Number.MAX_VALUE);
+  expect(rateMidpoint(0.1, 0.2)).toBe((0.1 + 0.2) / 2);
 });
 
 it('exact percentiles interpolate between the closest ranks (R-7)', () => {
