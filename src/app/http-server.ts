@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
@@ -8,7 +9,11 @@ import { ConfigError, type Env } from '../config';
 // hold a 1 MB /mcp body open for five minutes. Here the headers must arrive within
 // HTTP_HEADERS_TIMEOUT_MS and the whole request within HTTP_REQUEST_TIMEOUT_MS, checked often.
 
-/** Node's answers to what it refuses before the app sees a request, with nosniff like every other. */
+/**
+ * Node's answers to what it refuses before the app sees a request, with the headers every response
+ * carries (contract §5.9, §5.10: nosniff, a request id, no-store): an oversized header may well have
+ * held a key.
+ */
 const CLIENT_ERRORS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
@@ -34,7 +39,8 @@ export function createHttpServer(app: Express, env: Env): Server {
       const status = CLIENT_ERRORS[err.code ?? ''] ?? '400 Bad Request';
       socket.end(
         `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n` +
-          'X-Content-Type-Options: nosniff\r\n\r\n',
+          `X-Content-Type-Options: nosniff\r\nX-Request-ID: ${randomUUID()}\r\n` +
+          'Cache-Control: no-store\r\n\r\n',
       );
     }
     // Whatever the client does next, the socket is gone once the answer is flushed.

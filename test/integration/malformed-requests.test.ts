@@ -72,13 +72,34 @@ describe('preview', () => {
 });
 
 describe('oversized requests', () => {
-  it('headers past the server limit → 431 (refused before the app)', async () => {
-    const res = await rawRequest(
-      ctx.baseUrl,
-      `GET /v1/opportunities HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}`,
-    );
-    expect(res.status).toBe(431);
-  });
+  // contract §5.9, §5.10: refused before the app, still with the headers every response carries
+  // (only nosniff was there).
+  it.each([
+    {
+      label: 'headers past the server limit',
+      head: `GET /v1/opportunities HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}`,
+      status: 431,
+    },
+    {
+      label: 'a URL past the server limit',
+      head: `GET /v1/opportunities?q=${'a'.repeat(70_000)} HTTP/1.1`,
+      status: 431,
+    },
+    {
+      label: 'a header line without a colon',
+      head: 'GET /v1/opportunities HTTP/1.1\r\nno colon here',
+      status: 400,
+    },
+  ])(
+    '$label → $status before the app, with nosniff, a request id and no-store',
+    async ({ head, status }) => {
+      const res = await rawRequest(ctx.baseUrl, head);
+      expect(res.status).toBe(status);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers['cache-control']).toBe('no-store');
+    },
+  );
 
   it('an /mcp body past 1 MB → 413', async () => {
     const res = await fetch(`${ctx.baseUrl}/mcp`, {
