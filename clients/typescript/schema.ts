@@ -1585,21 +1585,6 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
-          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
-          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
-          'X-Service-Plan': components['headers']['X-Service-Plan'];
-          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
-          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
-          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
-          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
-          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
-          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
-          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
-          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
           [name: string]: unknown;
         };
         content: {
@@ -2235,21 +2220,6 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
-          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
-          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
-          'X-Service-Plan': components['headers']['X-Service-Plan'];
-          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
-          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
-          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
-          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
-          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
-          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
-          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
-          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
           [name: string]: unknown;
         };
         content: {
@@ -2496,21 +2466,6 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
-          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
-          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
-          'X-Service-Plan': components['headers']['X-Service-Plan'];
-          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
-          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
-          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
-          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
-          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
-          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
-          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
-          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
           [name: string]: unknown;
         };
         content: {
@@ -2803,21 +2758,6 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
-          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
-          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
-          'X-Service-Plan': components['headers']['X-Service-Plan'];
-          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
-          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
-          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
-          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
-          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
-          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
-          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
-          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
           [name: string]: unknown;
         };
         content: {
@@ -3096,21 +3036,6 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'X-Service-Balance-Millicents': components['headers']['X-Service-Balance-Millicents'];
-          'X-Service-Usage-Charge-Millicents': components['headers']['X-Service-Usage-Charge-Millicents'];
-          'X-Service-Prepaid-Opportunity-Credits': components['headers']['X-Service-Prepaid-Opportunity-Credits'];
-          'X-Service-Plan': components['headers']['X-Service-Plan'];
-          'X-Service-Opportunity-Limit': components['headers']['X-Service-Opportunity-Limit'];
-          'X-Service-Opportunity-Used': components['headers']['X-Service-Opportunity-Used'];
-          'X-Service-Opportunity-Remaining': components['headers']['X-Service-Opportunity-Remaining'];
-          'X-Service-New-Opportunity-Count': components['headers']['X-Service-New-Opportunity-Count'];
-          'X-Service-Included-New-Opportunity-Count': components['headers']['X-Service-Included-New-Opportunity-Count'];
-          'X-Service-PAYG-New-Opportunity-Count': components['headers']['X-Service-PAYG-New-Opportunity-Count'];
-          'X-Service-Period-End': components['headers']['X-Service-Period-End'];
-          'X-Marketplace-Billing': components['headers']['X-Marketplace-Billing'];
           [name: string]: unknown;
         };
         content: {

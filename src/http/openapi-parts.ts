@@ -80,7 +80,10 @@ export function errorResponse(
 }
 
 export function errors(statuses: string[], headers: Record<string, unknown>) {
-  return Object.fromEntries(statuses.map((s) => [s, errorResponse(s, headers)]));
+  // contract §18.2: a 401 names no account and carries none of its headers, only the request id.
+  return Object.fromEntries(
+    statuses.map((s) => [s, errorResponse(s, s === '401' ? ECHOED_HEADERS : headers)]),
+  );
 }
 
 /** What an authenticated read may answer besides its success. */

@@ -305,6 +305,23 @@ describe('the document', () => {
     ]) expect(headers).toContain(name); // prettier-ignore
   });
 
+  // contract §18.2: a 401 names no account and carries none of its headers; the document listed
+  // every usage and rate-limit header on each 401. A real 401 carries what its entry documents.
+  it('documents on a 401 only what a 401 carries', async () => {
+    const keyed = operations().filter(({ op: o }) => '401' in (o as Operation).responses);
+    expect(keyed.length).toBeGreaterThan(3);
+    for (const { path, op: operation } of keyed) {
+      const documented = Object.keys((operation as Operation).responses['401']?.headers ?? {});
+      expect({ path, documented }).toEqual({ path, documented: ['X-Request-ID'] });
+    }
+    const refused = await fetch(`${ctx.baseUrl}/v1/opportunities`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-request-id')).toBeTruthy();
+    expect([...refused.headers.keys()].filter((h) => /^x-(ratelimit|service)-/.test(h))).toEqual(
+      [],
+    );
+  });
+
   // contract §17.1: every route validates and echoes X-Request-ID, a free or anonymous one too.
   it('declares X-Request-ID on every operation, and echoes it on every response', () => {
     for (const { path, op: operation } of operations()) {
