@@ -151,14 +151,14 @@ const contains = (value: readonly string[], seq: readonly string[]) =>
 /** A matcher and scorer of one keyword query over documents. */
 export class TextMatcher {
   private readonly words: Unit[];
-  private groups: { phrase: boolean; units: Unit[]; variants: string[][] }[][];
+  private readonly groups: { phrase: boolean; units: Unit[]; variants: string[][] }[][];
   /** Each excluded word's units: it excludes a record holding all of them (keyword-clauses.ts). */
   private readonly excludedWords: Unit[][];
   private readonly excludedPhrases: string[][][];
 
   constructor(q: KeywordQuery) {
     this.words = q.words.length > 0 ? units(q.words.join(' ')) : [];
-    this.groups = q.groups.map((g) =>
+    const groups = q.groups.map((g) =>
       g.map((a) => ({
         phrase: a.phrase,
         units: a.phrase ? [] : units(a.text),
@@ -173,8 +173,8 @@ export class TextMatcher {
     const empty = (a: { phrase: boolean; units: Unit[]; variants: string[][] }) =>
       a.phrase ? a.variants.length === 0 : a.units.length === 0;
     const emptyWords = q.words.length > 0 && this.words.length === 0;
-    const emptyGroups = this.groups.filter((g) => g.length === 1 && g.every(empty));
-    this.groups = this.groups.filter((g) => !emptyGroups.includes(g));
+    const emptyGroups = groups.filter((g) => g.length === 1 && g.every(empty));
+    this.groups = groups.filter((g) => !emptyGroups.includes(g));
     const terms = (q.words.length > 0 ? 1 : 0) + q.groups.length;
     const emptyTerms = (emptyWords ? 1 : 0) + emptyGroups.length;
     const excluding = q.excludedWords.length > 0 || q.excludedPhrases.length > 0;
