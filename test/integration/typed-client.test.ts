@@ -5,7 +5,7 @@ import { quickstart } from '../../clients/typescript/example';
 import { fixtureWorld } from '../support/fixture-world';
 import type { TestContext } from '../support/harness';
 import { expected, idsOf } from '../support/read-fixture';
-import { type Reader } from '../support/read-http';
+import { newReader, type Reader } from '../support/read-http';
 
 // The typed client: the committed types are what openapi-typescript makes of
 // the served document, and the README's openapi-fetch example runs against a live server.
@@ -52,4 +52,17 @@ it("the README's quickstart lists with typed filters, follows the cursor, counts
   expect(result.count).toBe(want.length);
   expect(result.detail?.id).toBe(want[0]?.id);
   expect(result.detail).toEqual(result.listed[0]);
+});
+
+// The quickstart is run with the demo key, on the Free plan's 2 requests a second: it threw
+// rate_limit_exceeded after a few pages. It waits Retry-After now, and stops after maxPages.
+it('the quickstart runs on the Free plan: it waits out 429s, and walks at most maxPages pages', async () => {
+  const free = await newReader(ctx.deps, { plan: 'free', rps_override: null });
+  // Two requests a second: the first two calls use this second's, the count waits out a 429.
+  const want = expected({ level: 'senior,staff', remote: 'true' });
+  expect(want.length).toBeGreaterThan(3); // so that one page of 3 stops before the end
+  const result = await quickstart(ctx.baseUrl, free.key, 1);
+  expect(idsOf(result.listed)).toEqual(idsOf(want).slice(0, 3));
+  expect(result.count).toBe(want.length);
+  expect(result.detail?.id).toBe(want[0]?.id);
 });
