@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@opensearch-project/opensearch';
 import { liveFeatures } from './live-mapping';
+import { scriptAccentFolds } from './script-accents';
 import { repositorySynonyms } from './synonyms';
 
 // The definition of a new index version: index-mappings/opportunities.json with the keyword
@@ -13,7 +14,10 @@ const MAPPING_FILE = path.resolve(__dirname, '../../index-mappings/opportunities
 export type IndexDefinition = {
   settings: Record<string, unknown> & {
     index: Record<string, unknown>;
-    analysis: { filter: Record<string, Record<string, unknown>> };
+    analysis: {
+      filter: Record<string, Record<string, unknown>>;
+      char_filter: Record<string, Record<string, unknown>>;
+    };
   };
   mappings: Record<string, unknown> & { _meta: { mapping_version: number } };
 };
@@ -31,6 +35,10 @@ export function indexDefinition(
   definition.settings.analysis.filter.keyword_synonyms = {
     type: 'synonym_graph',
     synonyms: [...synonyms],
+  };
+  definition.settings.analysis.char_filter.script_accents = {
+    type: 'mapping',
+    mappings: scriptAccentFolds(),
   };
   return definition;
 }
@@ -59,6 +67,7 @@ const ADDED_IN: Record<number, string> = {
   7: 'a source of the served text alone (pages cost the engine more, and carry every field)',
   8: 'C++, C# and F# as terms of their own in keyword search (q=c++ also matches C and C#), and accents written as combining characters folded',
   9: 'a colon between two words separating them in keyword search (q=python misses "Contract:Python")',
+  10: 'accents of Greek and Cyrillic letters folded in keyword search (q=προγραμματιστης misses "Προγραμματιστής")',
 };
 
 /** The last mapping version that added document fields: an older strict mapping refuses them. */

@@ -10,13 +10,22 @@ import { repositorySynonyms, synonymMap } from './synonyms';
 // difference), and the repository's synonyms expanded on the query side.
 
 const TOKEN = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
-const FOLDED: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l' };
+const FOLDED: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ł: 'l',
+  // The script_accents character filter's final sigma (script-accents.ts).
+  ς: 'σ',
+};
 
 const fold = (token: string) =>
   token
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
-    .replace(/[ßæœøđł]/g, (ch) => FOLDED[ch] ?? ch);
+    .replace(/[ßæœøđłς]/g, (ch) => FOLDED[ch] ?? ch);
 
 /**
  * The go_compounds character filter: "Go-Live" and "Go-to-Market" keep their "go" in one token

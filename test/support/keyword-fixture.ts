@@ -45,6 +45,10 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'Cafe\u0301 Platform Lead' },
   // A colon between letters, which the standard tokenizer would keep inside one word.
   { title: 'Contract:Kotlin Wrangler' },
+  // Accents beyond Latin: precomposed Greek and Cyrillic letters, a Greek title in capitals.
+  { title: 'Προγραμματιστής Kiwi' },
+  { title: 'ΑΡΧΙΤΈΚΤΟΝΑΣ Dingo' },
+  { title: 'Архитектор Йошкар' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
@@ -236,6 +240,14 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ['an empty phrase adds no condition', 'rust ""', ['Rust Engineer']],
   ['terms that all analyze to nothing match nothing', '- "', []],
   ['a lone - beside an exclusion: the exclusion alone', '- -rust', titlesWithout(/\brust\b/i)],
+  // Accent- and case-insensitive in every script: asciifolding folds Latin letters only, so a
+  // precomposed Greek or Cyrillic accent stayed, and its decomposed twin lost its mark.
+  ['a Greek accent left out of q', 'προγραμματιστης', ['Προγραμματιστής Kiwi']],
+  ['a Greek word in capitals in q', 'ΠΡΟΓΡΑΜΜΑΤΙΣΤΗΣ', ['Προγραμματιστής Kiwi']],
+  ['a Greek accent decomposed in q', 'προγραμματιστη\u0301ς', ['Προγραμματιστής Kiwi']],
+  ['a Greek record in capitals', 'αρχιτέκτονας', ['ΑΡΧΙΤΈΚΤΟΝΑΣ Dingo']],
+  ['a Cyrillic letter decomposed in q', 'и\u0306ошкар', ['Архитектор Йошкар']],
+  ['a Cyrillic letter without its breve', 'йошкар архитектор', ['Архитектор Йошкар']],
   ['a colon between words separates them', 'kotlin', ['Contract:Kotlin Wrangler']],
   ['either side of the colon', 'contract wrangler', ['Contract:Kotlin Wrangler']],
   ['the colon as typed', 'contract:kotlin', ['Contract:Kotlin Wrangler']],
