@@ -30,7 +30,15 @@ import {
 } from './transport-refusals';
 import { admissionOf } from './admission';
 import { serveExchange } from './exchange';
-import { MAX_MESSAGE_DEPTH, MAX_MESSAGE_NODES, withinMessageShape } from './message-shape';
+import {
+  MAX_MESSAGE_DEPTH,
+  MAX_MESSAGE_NODES,
+  rawWithinMessageShape,
+  withinMessageShape,
+} from './message-shape';
+
+/** The raw body's refusal before it is parsed (express.json's verify hook passes it on as is). */
+class TooComplexBody extends Error {}
 
 // The tool-protocol endpoint (contract §21): stateless Streamable HTTP with JSON
 // responses, so any instance can serve any request. Mounted by the app at /mcp.
@@ -81,6 +89,10 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
   const parseJson = express.json({
     limit: BODY_LIMIT,
     type: (req) => isJsonContentType(req.headers['content-type']),
+    // Before JSON.parse, which a megabyte nested deep holds the event loop with (message-shape.ts).
+    verify: (_req, _res, raw) => {
+      if (!rawWithinMessageShape(raw)) throw new TooComplexBody();
+    },
   });
 
   // Cache-Control: no-store comes from the app (app/create-app.ts), as on every response.
@@ -156,6 +168,9 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     }
     if (!isJsonContentType(req.get('content-type'))) return refuse(unsupportedContentType());
     parseJson(req, res, (err?: unknown) => {
+      if (err instanceof TooComplexBody) {
+        return refuse(tooComplex(MAX_MESSAGE_NODES, MAX_MESSAGE_DEPTH));
+      }
       if (err !== undefined) return refuse(err);
       // An empty body leaves nothing parsed: no JSON-RPC message.
       if (req.body === undefined) return refuse(notJsonRpc());

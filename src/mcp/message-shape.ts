@@ -24,3 +24,33 @@ export function withinMessageShape(message: unknown): boolean {
   }
   return true;
 }
+
+const [QUOTE, BACKSLASH, COMMA] = [0x22, 0x5c, 0x2c];
+const OPENING = new Set([0x5b, 0x7b]); // [ {
+const CLOSING = new Set([0x5d, 0x7d]); // ] }
+
+/**
+ * The same bounds read off the raw bytes, before they are parsed: JSON.parse of a megabyte of `[`
+ * held the event loop for 150-200 ms, and a rate-limited caller could send one after another
+ * (the limit is decided from the parsed message). One pass that stops at the first excess: a
+ * bracket nested deeper than MAX_MESSAGE_DEPTH holds a value that deep, and every comma outside
+ * a string separates two values, so what this refuses the parsed check refuses too. It does not
+ * validate JSON; JSON.parse does that, on what passes.
+ */
+export function rawWithinMessageShape(body: Uint8Array): boolean {
+  let depth = 0;
+  let commas = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i] as number;
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (OPENING.has(byte)) {
+      if (++depth > MAX_MESSAGE_DEPTH) return false;
+    } else if (CLOSING.has(byte)) depth--;
+    else if (byte === COMMA && ++commas >= MAX_MESSAGE_NODES) return false;
+  }
+  return true;
+}

@@ -750,6 +750,9 @@ describe('one rate limit across REST and MCP', () => {
     // message-shape.ts: refused before the SDK copies it (it held the event loop up to a second).
     ['a message of 6,000 argument names', '', taxonomyCall(manyKeys), {}, 422],
     ['a message nested 5,000 deep', '', deepCall, {}, 422],
+    // Refused from its bytes, before JSON.parse held the event loop 150-200 ms on it (it was the
+    // 400 of a batch, after the parse).
+    ['a megabyte of brackets', '', `${'['.repeat(500_000)}${']'.repeat(500_000)}`, {}, 422],
     [
       'an unsupported protocol version',
       '',
