@@ -55,12 +55,6 @@ export class Limiter {
     return this.decision(res.consumedPoints < limit, limit, res);
   }
 
-  /** Whether `key` has used up a window of `limit` points, without taking one. */
-  async blocked(key: string, limit: number): Promise<LimitDecision | null> {
-    const decision = await this.peek(key, limit);
-    return decision.allowed ? null : decision;
-  }
-
   /**
    * Runs `call` on Redis when it is configured, and on the in-process limiter when there is no
    * Redis or when the Redis call fails: not ready (rejectIfRedisNotReady), an error, or a command

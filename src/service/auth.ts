@@ -121,19 +121,22 @@ export class AuthService {
     if (result.error.status === 401) {
       const client = addressGroup(ip);
       const limit = this.deps.env.AUTH_FAILURES_PER_MINUTE;
-      const blocked = await this.failures.blocked(client, limit).catch(() => null);
-      if (blocked) {
+      // Counted and decided in one step (the window's increment answers both): a read of the
+      // window, then a count, let every failure of a burst that read it before the count reached
+      // the limit have its 401.
+      const counted = await this.failures.consume(client, limit).catch((err: unknown) => {
+        // Counting is a defence, not a dependency: a 401 stays a 401.
+        this.deps.logger.warn('auth failure count failed', { error: String(err) });
+        return null;
+      });
+      if (counted && !counted.allowed) {
         throw new ApiError(
           'rate_limit_exceeded',
           'Too many failed authentications from this address; fix the API key before retrying.',
           undefined,
-          blocked.resetSeconds,
+          counted.resetSeconds,
         );
       }
-      await this.failures.consume(client, limit).catch((err: unknown) => {
-        // Counting is a defence, not a dependency: a 401 stays a 401.
-        this.deps.logger.warn('auth failure count failed', { error: String(err) });
-      });
     }
     throw result.error;
   }

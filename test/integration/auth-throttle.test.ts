@@ -50,3 +50,27 @@ describe('authentication failure throttle', () => {
     expect((await app.call('/mcp', { Authorization: `Bearer ${key.key}` })).status).toBe(200);
   });
 });
+
+// Under concurrency the limit held only in sequence: the window was read, then counted in a second
+// step, so every failure that read it before the count reached the limit got its 401 (an audit saw
+// 73-229 401s from one address in a burst, at a limit of 60).
+describe('authentication failure throttle under concurrency', () => {
+  let burst: TestContext;
+  let burstApp: AuthApp;
+  beforeAll(async () => {
+    burst = await createTestContext({ AUTH_FAILURES_PER_MINUTE: '5' });
+    burstApp = await startAuthApp(burst.deps);
+  });
+  afterAll(async () => {
+    await burstApp.close();
+    await burst.close();
+  });
+
+  it('answers exactly the limit of 401s to a burst from one address, then 429s', async () => {
+    // Without a key, each failure is known at once: they all reach the throttle together.
+    const replies = await Promise.all(Array.from({ length: 40 }, () => burstApp.call('/rest', {})));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(35);
+  });
+});
