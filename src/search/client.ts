@@ -90,18 +90,27 @@ export function isSearchUnavailable(err: unknown): boolean {
 
 /**
  * A connection refused or reset (a stopped node) fails at once and marks that node dead, so trying
- * again goes to another node: a stopped node of a cluster costs no failed request. Timeouts are
- * never retried, so OPENSEARCH_TIMEOUT_MS still bounds a call (contract §20.5).
+ * again goes to another node: a stopped node of a cluster costs no failed request. Only a call
+ * that has failed that quickly is tried again: each attempt has OPENSEARCH_TIMEOUT_MS of its own,
+ * and a connection reset after seconds of silence (a hung node, a broken link) was tried twice
+ * more, so a request waited three deadlines for its 503. Timeouts are never retried. So a call
+ * takes at most OPENSEARCH_TIMEOUT_MS plus QUICK_FAILURE_MS (contract §20.3, §20.5).
  */
 const CONNECTION_ATTEMPTS = 3;
+export const QUICK_FAILURE_MS = 250;
 
-export async function onLivingNode<T>(fn: () => Promise<T>): Promise<T> {
+export async function onLivingNode<T>(
+  fn: () => Promise<T>,
+  now: () => number = performance.now.bind(performance),
+): Promise<T> {
+  const started = now();
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       const name = (err as { name?: string }).name;
-      if (attempt >= CONNECTION_ATTEMPTS || name !== 'ConnectionError') throw err;
+      const quick = now() - started < QUICK_FAILURE_MS;
+      if (attempt >= CONNECTION_ATTEMPTS || name !== 'ConnectionError' || !quick) throw err;
     }
   }
 }

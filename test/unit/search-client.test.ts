@@ -1,4 +1,4 @@
-import { createSearchClient } from '../../src/search/client';
+import { createSearchClient, onLivingNode, QUICK_FAILURE_MS } from '../../src/search/client';
 
 // The search client parses responses with JSON.parse alone (src/search/client.ts): no scan of the
 // text for "__proto__" and "constructor" keys, which cost a third of a page's parse. What that
@@ -23,5 +23,49 @@ describe('search responses', () => {
 
   it('still refuse what is not JSON', () => {
     expect(() => parse('{"hits":')).toThrow();
+  });
+});
+
+// contract §20.3: a connection refused or reset at once is tried again (another node of a cluster
+// answers); one reset after seconds of silence is not, or a request waited three deadlines (a
+// faults audit measured 14 s at OPENSEARCH_TIMEOUT_MS=5000).
+describe('onLivingNode', () => {
+  const connectionError = () => Object.assign(new Error('reset'), { name: 'ConnectionError' });
+
+  it('tries a quick connection failure again, at most three times', async () => {
+    let calls = 0;
+    const flaky = () => (++calls < 3 ? Promise.reject(connectionError()) : Promise.resolve('ok'));
+    await expect(onLivingNode(flaky, () => 0)).resolves.toBe('ok');
+    expect(calls).toBe(3);
+    calls = 0;
+    await expect(
+      onLivingNode(
+        () => (++calls, Promise.reject(connectionError())),
+        () => 0,
+      ),
+    ).rejects.toThrow('reset');
+    expect(calls).toBe(3);
+  });
+
+  it('does not try again a connection that failed after the quick bound', async () => {
+    let clock = 0;
+    let calls = 0;
+    const slow = () => {
+      calls++;
+      clock += QUICK_FAILURE_MS; // the reset comes as late as that, or later
+      return Promise.reject(connectionError());
+    };
+    await expect(onLivingNode(slow, () => clock)).rejects.toThrow('reset');
+    expect(calls).toBe(1);
+  });
+
+  it('never tries a timeout again', async () => {
+    let calls = 0;
+    const timeout = () => (
+      calls++,
+      Promise.reject(Object.assign(new Error('t'), { name: 'TimeoutError' }))
+    );
+    await expect(onLivingNode(timeout, () => 0)).rejects.toThrow('t');
+    expect(calls).toBe(1);
   });
 });
