@@ -16,3 +16,12 @@ export function runWithRequestId<T>(requestId: string, fn: () => T): T {
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }
+
+/**
+ * Runs `fn` outside any request: what it starts that lives on (a listening connection opened on
+ * the first request that needs it) would otherwise carry that request's id into every log line of
+ * its events, minutes later.
+ */
+export function outsideRequests<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

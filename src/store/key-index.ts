@@ -1,5 +1,6 @@
 import { Client, type ClientConfig, type Notification } from 'pg';
 import type { Logger } from '../infra/logger';
+import { outsideRequests } from '../infra/request-context';
 
 // contract §14.5: unknown keys never reach Postgres at the caller's pace. Each API process holds the
 // set of key hashes that exist, loaded once and kept current by the notification of
@@ -59,7 +60,8 @@ export class PgKeyIndex implements KeyIndex {
 
   async mayExist(keyHash: string, waitMs = 0): Promise<boolean | undefined> {
     if (this.closed) return undefined;
-    this.firstLoad ??= this.connect();
+    // Opened by the first request that asks, but not its: the connection's events are nobody's.
+    this.firstLoad ??= outsideRequests(() => this.connect());
     await this.firstLoad;
     const entry = keyHash.slice(0, ENTRY_LENGTH);
     const deadline = Date.now() + waitMs;
