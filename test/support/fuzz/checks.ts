@@ -78,15 +78,14 @@ export function checkReply(req: FuzzRequest, reply: RawReply): void {
   // contract §5.10: nothing is ever sniffed into another type, the HTTP server's own refusals included.
   if (reply.headers['x-content-type-options'] !== 'nosniff') fail('no nosniff', req, reply);
   const requestId = reply.headers['x-request-id'];
-  if (requestId === undefined) {
-    // Refused by Node's HTTP parser before the app (an unparsable request line, headers past the
-    // limit): contract §20.4 asks for the status only there.
-    if (![400, 413, 431].includes(reply.status)) {
-      fail(
-        'an answer without X-Request-ID that is not the HTTP server’s own 400/413/431',
-        req,
-        reply,
-      );
+  // contract §5.10: every response, the HTTP server's own refusals included.
+  if (requestId === undefined) fail('an answer without X-Request-ID', req, reply);
+  // Refused by Node's HTTP parser before the app (an unparsable request line, headers past the
+  // limit): bodiless, untyped, and contract §20.4 asks for the status only there.
+  const bodiless = reply.body === '' && reply.headers['content-type'] === undefined;
+  if (bodiless && [400, 413, 431].includes(reply.status) && req.method !== 'HEAD') {
+    if (reply.headers['cache-control'] !== 'no-store') {
+      fail('the HTTP server’s own refusal without Cache-Control: no-store', req, reply);
     }
     return;
   }
