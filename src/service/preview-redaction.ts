@@ -21,7 +21,7 @@ const urlCore = (url: string) =>
     .replace(/^www\./i, '')
     .replace(/\/+$/, '');
 
-/** Finds the hidden values of one record in a text; `test` and `remove` are linear in the text. */
+/** Finds the hidden values of one record in a text (one regular expression of literals). */
 class HiddenValues {
   private readonly pattern: RegExp | null;
   private readonly exact: Set<string>;
