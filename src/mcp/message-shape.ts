@@ -25,9 +25,13 @@ export function withinMessageShape(message: unknown): boolean {
   return true;
 }
 
-const [QUOTE, BACKSLASH, COMMA] = [0x22, 0x5c, 0x2c];
-const OPENING = new Set([0x5b, 0x7b]); // [ {
-const CLOSING = new Set([0x5d, 0x7d]); // ] }
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+// `[` and `{` differ only in the bit 0x20, as `]` and `}` do: one mask tests both.
+const OPENING = 0x5b;
+const CLOSING = 0x5d;
+const BRACE_BIT = 0x20;
 
 /**
  * The same bounds read off the raw bytes, before they are parsed: JSON.parse of a megabyte of `[`
@@ -41,15 +45,19 @@ export function rawWithinMessageShape(body: Uint8Array): boolean {
   let depth = 0;
   let commas = 0;
   let inString = false;
-  for (let i = 0; i < body.length; i++) {
+  const length = body.length;
+  for (let i = 0; i < length; i++) {
     const byte = body[i] as number;
     if (inString) {
       if (byte === BACKSLASH) i++;
       else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (OPENING.has(byte)) {
+      continue;
+    }
+    const bracket = byte & ~BRACE_BIT;
+    if (byte === QUOTE) inString = true;
+    else if (bracket === OPENING) {
       if (++depth > MAX_MESSAGE_DEPTH) return false;
-    } else if (CLOSING.has(byte)) depth--;
+    } else if (bracket === CLOSING) depth--;
     else if (byte === COMMA && ++commas >= MAX_MESSAGE_NODES) return false;
   }
   return true;
