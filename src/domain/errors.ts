@@ -92,10 +92,18 @@ export const validationError = (parameter: string, reason: ErrorReason, message:
  * the change feed and the MCP tools all refuse with this one error.
  */
 export function unknownParameter(name: string): ApiError {
-  // A key pasted as the name itself (`?oppk_…`) is not echoed either.
-  const unkeyed = redactKeys(name);
-  const shown = unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
+  const shown = shownName(name);
   return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${JSON.stringify(shown)}.`);
+}
+
+/**
+ * A name the caller sent, as an error message may show it: cut at 64 characters, and a key pasted
+ * as the name itself (`?oppk_…`) hidden. JSON-quote it where it is shown, so no control character
+ * reaches a one-line message.
+ */
+export function shownName(name: string): string {
+  const unkeyed = redactKeys(name);
+  return unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
 }
 
 /** A detail id that is not a uuid (the path segment, or the MCP tool's `id`). */

@@ -9,7 +9,7 @@ import type { Opportunity } from './record';
 
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** The same instant in UTC (`…Z`), to the millisecond; otherwise the fraction as written. */
+/** The same instant in UTC (`…Z`), to the millisecond; a text of another form as it is. */
 export function utcDateTime(text: string): string {
   const parts = DATE_TIME.exec(text);
   if (!parts) return text;

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { redactKeys } from '../domain/key-shape';
+import { shownName } from '../domain/errors';
 import type { Logger } from '../infra/logger';
 
 // contract §20.4, §21.6 inside JSON-RPC: the SDK parses a request's params against its schema before
@@ -94,10 +94,8 @@ export function guardRequestHandlers(server: Server, logger: Logger, requestId: 
  * one-line message long, put control characters into it, or repeat a key.
  */
 export function unknownName(kind: 'tool' | 'resource', name: string): ProtocolError {
-  const unkeyed = redactKeys(name);
-  const shown = unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
-    `Unknown ${kind}: ${JSON.stringify(shown)}`,
+    `Unknown ${kind}: ${JSON.stringify(shownName(name))}`,
   );
 }

@@ -1,3 +1,5 @@
+import { regExpLiteral } from '../domain/regexp-literal';
+
 // Specializations for synthetic records. A record's skills come from two places: technologies
 // named in its class's label and titles ("Snowflake Data Engineer" -> Snowflake), which keeps a Go
 // developer from being tagged Spring Boot, and a generic pool for its subfamily.
@@ -126,12 +128,10 @@ const split = (spec: string): string[] =>
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/#]/g, '\\$&');
-
 /** Canonical name and a matcher that finds any alias as a whole word ("Java" not in "JavaScript"). */
 const MATCHERS: readonly (readonly [string, RegExp])[] = split(TECHNOLOGIES).map((entry) => {
   const names = entry.split('=');
-  const alternatives = names.map(escape).join('|');
+  const alternatives = names.map(regExpLiteral).join('|');
   return [names[0] ?? entry, new RegExp(`(?<![A-Za-z0-9])(?:${alternatives})(?![A-Za-z0-9])`, 'i')];
 });
 

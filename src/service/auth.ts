@@ -7,9 +7,9 @@ import { Lru } from '../infra/lru';
 import { TokenBucket } from '../infra/token-bucket';
 import { accountLimits } from '../billing/account-limits';
 import type { Account, AccountLimits } from '../domain/account';
+import { KEY_SHAPE } from '../domain/key-shape';
 import {
   hashApiKey,
-  KEY_SHAPE,
   type ApiKeyRecord,
   type KeyLookup,
   type KeyWithAccount,

@@ -1,4 +1,5 @@
 import type { Opportunity } from '../domain/record';
+import { regExpLiteral } from '../domain/regexp-literal';
 
 // contract §9.5: the anonymous preview shows where a record came from, not how to reach it. No URL
 // (the record's own two, its sources') and no source external id may appear anywhere in a preview
@@ -11,8 +12,6 @@ import type { Opportunity } from '../domain/record';
 
 /** Ids shorter than this are not looked for inside text: `7` or `42` would cut every number. */
 const MIN_ID_IN_TEXT = 4;
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A URL as text may quote it: no scheme, no `www.`, no trailing slashes. */
 const urlCore = (url: string) =>
@@ -38,11 +37,11 @@ class HiddenValues {
     this.exact = new Set(ids.map((id) => id.toLowerCase()));
     const parts = [
       // Not inside a longer name: `x.com` is not hidden inside `box.com`.
-      ...urls.map((u) => `(?<![\\p{L}\\p{N}])${escape(urlCore(u))}`),
+      ...urls.map((u) => `(?<![\\p{L}\\p{N}])${regExpLiteral(urlCore(u))}`),
       // A whole token: `2041` is not hidden inside `20417` or `v2041a`.
       ...ids
         .filter((id) => id.length >= MIN_ID_IN_TEXT)
-        .map((id) => `(?<![\\p{L}\\p{N}])${escape(id)}(?![\\p{L}\\p{N}])`),
+        .map((id) => `(?<![\\p{L}\\p{N}])${regExpLiteral(id)}(?![\\p{L}\\p{N}])`),
     ];
     this.pattern = parts.length === 0 ? null : new RegExp(parts.join('|'), 'giu');
   }

@@ -1,4 +1,4 @@
-import { KEY_PREFIX, KEY_SHAPE } from '../domain/key-shape';
+import { KEY_PREFIX } from '../domain/key-shape';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
@@ -15,8 +15,7 @@ import type { KeyIndex } from './key-index';
 // API keys (contract §14.2): shown once at creation, stored only as a hash, listed by
 // prefix and label. Several per account; revoking one never creates a replacement.
 
-// The shape is the domain's (domain/key-shape.ts); those who read keys from here still find it.
-export { KEY_PREFIX, KEY_SHAPE };
+// The shape of a key is the domain's (domain/key-shape.ts).
 const KEY_RANDOM_CHARS = 40;
 /** Listings show the first 12 characters of the key (contract §14.2). */
 export const DISPLAY_PREFIX_LENGTH = 12;
