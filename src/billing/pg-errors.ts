@@ -1,5 +1,6 @@
 import { ApiError } from '../domain/errors';
 import { CommitUnconfirmed } from '../store/db';
+import { QueueWaitExpired } from '../store/keyed-batches';
 
 // contract §16.6: "When the metering store cannot record a delivery: 503 metering_unavailable, nothing
 // delivered." Only failures of the store itself qualify; a bad query or a broken invariant is a bug
@@ -54,6 +55,8 @@ const DRIVER_MESSAGES = [
 
 export function isStoreUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
+  // Never sent: the account's statement ahead of it outlasted the deadline.
+  if (err instanceof QueueWaitExpired) return true;
   const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;

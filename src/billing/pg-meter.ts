@@ -105,6 +105,11 @@ export interface MeterOptions {
   timeoutMs?: number;
   /** How long a delivery's COMMIT may take to be confirmed (contract §16.6; never cut sooner). */
   commitTimeoutMs?: number;
+  /**
+   * How long a call may wait for its account's statement in flight before it is sent (default
+   * `timeoutMs`); past it → 503, never sent.
+   */
+  queueWaitMs?: number;
 }
 
 /**
@@ -245,18 +250,12 @@ export class PgMeter implements Metering {
    * The one-round-trip statements, one at a time per account, held state and kind: the calls that
    * arrive meanwhile go together in the next (DELIVER_MANY, DELIVER_RECORD_MANY).
    */
-  readonly oneTrips = new KeyedBatches<OneTrip, DeliverRow | undefined>(
-    (calls) => this.sendOneTrips(calls),
-    MAX_ONE_TRIPS_A_STATEMENT,
-  );
+  readonly oneTrips: KeyedBatches<OneTrip, DeliverRow | undefined>;
   /**
    * The first round trips of pages this process knows delivered, one statement at a time per
    * account and period: the pages that arrive meanwhile go together in the next (KNOWN_PAGES).
    */
-  readonly knownPages = new KeyedBatches<KnownPage, KnownRead>(
-    (calls) => this.readKnownPages(calls),
-    MAX_ONE_TRIPS_A_STATEMENT,
-  );
+  readonly knownPages: KeyedBatches<KnownPage, KnownRead>;
 
   constructor(
     private readonly pool: Pool,
@@ -272,6 +271,19 @@ export class PgMeter implements Metering {
     this.commitTimeoutMs =
       options.commitTimeoutMs ?? Math.max(this.timeoutMs, DEFAULT_COMMIT_TIMEOUT_MS);
     this.durable = new GroupFlush(() => flushStatement(pool, DURABLE, this.commitTimeoutMs));
+    // A call waits for its account's statement in flight no longer than a statement may take
+    // (POSTGRES_TIMEOUT_MS): then it is a 503 that recorded nothing, not a second deadline.
+    const queueWaitMs = options.queueWaitMs ?? this.timeoutMs;
+    this.oneTrips = new KeyedBatches(
+      (calls) => this.sendOneTrips(calls),
+      MAX_ONE_TRIPS_A_STATEMENT,
+      queueWaitMs,
+    );
+    this.knownPages = new KeyedBatches(
+      (calls) => this.readKnownPages(calls),
+      MAX_ONE_TRIPS_A_STATEMENT,
+      queueWaitMs,
+    );
   }
 
   /**

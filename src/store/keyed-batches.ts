@@ -12,6 +12,10 @@
  *
  * `send` answers one result per item, in the items' order; a batch that fails (or answers the
  * wrong number of results) fails every call in it.
+ *
+ * `maxWaitMs`: how long a call may wait for the batch in flight before it is sent. Past it the call
+ * fails with QueueWaitExpired, never sent: the batch ahead of it may be waiting out its own
+ * deadline, and the call's deadline is the same (contract §20.3), not twice it.
  */
 export class KeyedBatches<I, R> {
   /** The calls waiting for their key's batch in flight; a key is present while one is. */
@@ -23,14 +27,16 @@ export class KeyedBatches<I, R> {
   constructor(
     private readonly send: (items: I[]) => Promise<R[]>,
     private readonly maxBatch = 64,
+    private readonly maxWaitMs = Infinity,
   ) {}
 
   run(key: string, item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      const pending = { item, resolve, reject };
+      const pending: Pending<I, R> = { item, resolve, reject };
       const queue = this.waiting.get(key);
       if (queue) {
         queue.push(pending);
+        if (Number.isFinite(this.maxWaitMs)) pending.expiry = this.expire(queue, pending);
         return;
       }
       this.waiting.set(key, []);
@@ -38,7 +44,21 @@ export class KeyedBatches<I, R> {
     });
   }
 
+  /** Takes the call out of its queue and fails it when it has waited maxWaitMs. */
+  private expire(queue: Array<Pending<I, R>>, pending: Pending<I, R>): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      const at = queue.indexOf(pending);
+      if (at < 0) return;
+      queue.splice(at, 1);
+      pending.reject(new QueueWaitExpired(this.maxWaitMs));
+    }, this.maxWaitMs);
+    // A call waiting never keeps the process alive on its own.
+    timer.unref();
+    return timer;
+  }
+
   private start(key: string, batch: Array<Pending<I, R>>): void {
+    for (const p of batch) if (p.expiry) clearTimeout(p.expiry);
     this.batches += 1;
     this.calls += batch.length;
     // A send that throws synchronously fails its batch like one that rejects.
@@ -65,4 +85,14 @@ interface Pending<I, R> {
   item: I;
   resolve: (result: R) => void;
   reject: (err: unknown) => void;
+  /** The timer that fails the call if it is still waiting at maxWaitMs. */
+  expiry?: NodeJS.Timeout;
+}
+
+/** A call that waited `maxWaitMs` for its key's batch in flight, and was never sent. */
+export class QueueWaitExpired extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`timed out after ${waitedMs} ms waiting for the statement ahead of it; never sent`);
+    this.name = 'QueueWaitExpired';
+  }
 }

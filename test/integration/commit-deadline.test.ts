@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
-import { compose } from '../../src/app/compose';
-import { createApp } from '../../src/app/create-app';
-import { createPool } from '../../src/store/db';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { startCommitProxy, type CommitProxy } from '../support/pg-commit-proxy';
 import { createTestContext, type TestContext } from '../support/harness';
-import { expectError, get, newReader, serve, type Reader } from '../support/read-http';
+import { expectError, get, newReader, type Reader } from '../support/read-http';
+import { appOverStoreProxy } from '../support/store-proxy-app';
 
 // contract §16.6.2: a delivery's COMMIT is never cut by the client-side query timeout
 // (POSTGRES_TIMEOUT_MS). Once the database has the commit, the client gets the delivered page;
@@ -19,27 +16,19 @@ const COMMIT_TIMEOUT_MS = 2500;
 
 let ctx: TestContext;
 let proxy: CommitProxy;
-let pool: Pool;
-let app: { baseUrl: string; close(): Promise<void> };
+let app: Awaited<ReturnType<typeof appOverStoreProxy<CommitProxy>>>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
   await storeAndIndex(ctx.deps, [makeRecord(), makeRecord(), makeRecord()]);
-  const db = new URL(ctx.databaseUrl);
-  proxy = await startCommitProxy(Number(db.port || 5432), db.hostname);
-  db.host = `127.0.0.1:${proxy.port}`;
-  pool = createPool(db.toString(), 4, TIMEOUT_MS);
-  const env = {
-    ...ctx.deps.env,
+  app = await appOverStoreProxy(ctx, startCommitProxy, {
     POSTGRES_TIMEOUT_MS: TIMEOUT_MS,
     POSTGRES_COMMIT_TIMEOUT_MS: COMMIT_TIMEOUT_MS,
-  };
-  app = await serve(createApp(compose({ ...ctx.deps, env, pool })));
+  });
+  proxy = app.proxy;
 });
 afterAll(async () => {
   await app.close();
-  await proxy.close();
-  await pool.end().catch(() => undefined);
   await ctx.close();
 });
 

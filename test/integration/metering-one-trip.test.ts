@@ -457,9 +457,11 @@ describe("one account's one-round-trip calls sent together (DELIVER_MANY)", () =
   });
 
   it('a statement that fails fails each of its calls: nothing recorded, every id spent', async () => {
+    // The calls queued behind the first wait for it past its lock timeout, so that they are sent
+    // together (by default they would give up at the same 200 ms: upstream-deadlines.test.ts).
     const { accountId, subject, meter, before } = await heldMeterFor(
       { balanceMillicents: 4000 },
-      { timeoutMs: 200 },
+      { timeoutMs: 200, queueWaitMs: 10_000 },
     );
     let settled: Array<PageDelivery | string> = [];
     const statements = await whileCountersLocked(accountId, async () => {

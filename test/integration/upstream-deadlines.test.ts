@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Pool } from 'pg';
 import { compose } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import { createSearchClient } from '../../src/search/client';
-import { createPool } from '../../src/store/db';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { startHangProxy, type HangProxy } from '../support/hang-proxy';
+import { appOverStoreProxy } from '../support/store-proxy-app';
 import { createTestContext, type TestContext } from '../support/harness';
 import { expectError, get, newReader, serve } from '../support/read-http';
 
@@ -48,22 +48,15 @@ describe('a Redis that stops answering', () => {
 
 describe('a Postgres that stops answering', () => {
   let ctx: TestContext;
+  let app: Awaited<ReturnType<typeof appOverStoreProxy<HangProxy>>>;
   let proxy: HangProxy;
-  let app: { baseUrl: string; close(): Promise<void> };
-  let pool: Pool;
   beforeAll(async () => {
     ctx = await createTestContext({ POSTGRES_TIMEOUT_MS: '300' });
-    const db = new URL(ctx.databaseUrl);
-    proxy = await startHangProxy(Number(db.port || 5432), db.hostname);
-    db.host = `127.0.0.1:${proxy.port}`;
-    const env = { ...ctx.deps.env, POSTGRES_TIMEOUT_MS: 300 };
-    pool = createPool(db.toString(), 4, 300);
-    app = await serve(createApp(compose({ ...ctx.deps, env, pool })));
+    app = await appOverStoreProxy(ctx, startHangProxy, { POSTGRES_TIMEOUT_MS: 300 });
+    proxy = app.proxy;
   });
   afterAll(async () => {
     await app.close();
-    await proxy.close();
-    await pool.end().catch(() => undefined);
     await ctx.close();
   });
 
@@ -76,6 +69,55 @@ describe('a Postgres that stops answering', () => {
     const res = await getWithin(app.baseUrl, '/v1/opportunities?limit=1', fresh.key);
     expectError(res, 503, 'metering_unavailable');
     expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+  });
+});
+
+// One account's charges go one statement at a time (src/store/keyed-batches.ts). A call that
+// arrives while the account's statement hangs waits no longer than POSTGRES_TIMEOUT_MS for it:
+// then it is a 503 that recorded nothing, never sent, instead of waiting out the hung statement's
+// commit deadline first and then one of its own.
+describe("a call queued behind its account's hung statement", () => {
+  const TIMEOUT_MS = 300;
+  const COMMIT_TIMEOUT_MS = 4000;
+  let ctx: TestContext;
+  let app: Awaited<ReturnType<typeof appOverStoreProxy<HangProxy>>>;
+  const records = [makeRecord(), makeRecord(), makeRecord()];
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await storeAndIndex(ctx.deps, records);
+    app = await appOverStoreProxy(ctx, startHangProxy, {
+      POSTGRES_TIMEOUT_MS: TIMEOUT_MS,
+      POSTGRES_COMMIT_TIMEOUT_MS: COMMIT_TIMEOUT_MS,
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await ctx.close();
+  });
+
+  it('→ 503 after POSTGRES_TIMEOUT_MS, nothing recorded, before the hung one ends', async () => {
+    const reader = await newReader(ctx.deps);
+    const detail = (i: number) =>
+      get(app.baseUrl, `/v1/opportunities/${records[i]?.id}`, { key: reader.key });
+    // The meter now holds the account's billing state: details go in one round trip each.
+    expect((await detail(0)).status).toBe(200);
+    // Every connection the pool holds goes silent: the first detail's statement hangs.
+    app.proxy.silenceOpen();
+    const finished: string[] = [];
+    const first = detail(1).then((res) => (finished.push('first'), res));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = detail(2).then((res) => (finished.push('second'), res));
+    const answers = await Promise.all([first, second]);
+    // Whichever reached the account's statement first hangs to the commit deadline; the other
+    // waited for it, and gave up at POSTGRES_TIMEOUT_MS.
+    const messages = answers.map((res) => {
+      expectError(res, 503, 'metering_unavailable');
+      return String(res.body.error.message);
+    });
+    const queued = messages.findIndex((m) => /nothing was delivered or charged/.test(m));
+    const hung = messages.findIndex((m) => /may have been recorded/.test(m));
+    expect([queued, hung].sort()).toEqual([0, 1]);
+    expect(finished[0]).toBe(queued === 0 ? 'first' : 'second');
   });
 });
 

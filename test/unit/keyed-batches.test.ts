@@ -1,7 +1,7 @@
-import { KeyedBatches } from '../../src/store/keyed-batches';
+import { KeyedBatches, QueueWaitExpired } from '../../src/store/keyed-batches';
 
 /** Batches the test answers by hand, recording what each carried. */
-function manualBatches(maxBatch?: number) {
+function manualBatches(maxBatch?: number, maxWaitMs?: number) {
   const sent: Array<{
     items: string[];
     answer: (results: string[]) => void;
@@ -13,6 +13,7 @@ function manualBatches(maxBatch?: number) {
         sent.push({ items, answer: resolve, fail: reject });
       }),
     maxBatch,
+    maxWaitMs,
   );
   const batch = (i: number) => {
     const b = sent[i];
@@ -110,5 +111,54 @@ describe('KeyedBatches: calls of one key sent together while one batch is in fli
     expect(sent.map((b) => b.items)).toEqual([['a'], ['b', 'c'], ['d']]);
     batch(2).answer(['D']);
     await expect(Promise.all(rest)).resolves.toEqual(['B', 'C', 'D']);
+  });
+});
+
+describe('KeyedBatches: a call waits for the batch in flight at most maxWaitMs', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('fails a call still waiting at maxWaitMs, never sends it, and sends the others', async () => {
+    const { batches, sent, batch } = manualBatches(undefined, 300);
+    const a = batches.run('k', 'a');
+    await settle();
+    const b = batches.run('k', 'b');
+    jest.advanceTimersByTime(200);
+    const c = batches.run('k', 'c');
+    jest.advanceTimersByTime(100);
+    // b has waited 300 ms for a's batch: it fails; c (100 ms) still waits.
+    await expect(b).rejects.toBeInstanceOf(QueueWaitExpired);
+    await expect(b).rejects.toThrow('timed out after 300 ms');
+    batch(0).answer(['A']);
+    await expect(a).resolves.toBe('A');
+    await settle();
+    expect(sent.map((x) => x.items)).toEqual([['a'], ['c']]);
+    batch(1).answer(['C']);
+    await expect(c).resolves.toBe('C');
+  });
+
+  it('a call sent in time is not failed when maxWaitMs passes while its batch runs', async () => {
+    const { batches, batch } = manualBatches(undefined, 300);
+    const a = batches.run('k', 'a');
+    await settle();
+    const b = batches.run('k', 'b');
+    jest.advanceTimersByTime(100);
+    batch(0).answer(['A']);
+    await a;
+    await settle();
+    // b went in the second batch before its limit; that batch outlasts the limit and still answers.
+    jest.advanceTimersByTime(1000);
+    batch(1).answer(['B']);
+    await expect(b).resolves.toBe('B');
+  });
+
+  it('the first call of a key is sent at once, whatever the limit', async () => {
+    const { batches, sent, batch } = manualBatches(undefined, 1);
+    const a = batches.run('k', 'a');
+    jest.advanceTimersByTime(1000);
+    await settle();
+    expect(sent.map((x) => x.items)).toEqual([['a']]);
+    batch(0).answer(['A']);
+    await expect(a).resolves.toBe('A');
   });
 });
