@@ -1585,6 +1585,8 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
+          /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2220,6 +2222,8 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
+          /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2466,6 +2470,8 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
+          /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -2758,6 +2764,8 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
+          /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3036,6 +3044,8 @@ export interface operations {
       401: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
+          /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ApiError } from '../domain/errors';
+import { ApiError } from '../domain/errors';
+import { REST_CHALLENGE } from '../domain/response-headers';
 import {
   refusedAfterAuthentication,
   type AuthContext,
@@ -51,10 +52,19 @@ export function createAuthenticator(service: AuthService): Authenticator {
         const keyInQuery = Object.keys(req.query).some((name) =>
           KEY_LIKE_PARAMETERS.has(name.toLowerCase()),
         );
-        service.authenticate(req.headers, req.ip, { allowBearer, keyInQuery }).then((auth) => {
-          req.auth = auth;
-          next(refusalAfterAuthentication(req, auth));
-        }, next);
+        service.authenticate(req.headers, req.ip, { allowBearer, keyInQuery }).then(
+          (auth) => {
+            req.auth = auth;
+            next(refusalAfterAuthentication(req, auth));
+          },
+          (err: unknown) => {
+            // RFC 9110 §11.6.1: a 401 carries a challenge.
+            if (err instanceof ApiError && err.status === 401) {
+              err.headers['WWW-Authenticate'] = REST_CHALLENGE;
+            }
+            next(err);
+          },
+        );
       };
     },
   };

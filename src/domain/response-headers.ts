@@ -64,3 +64,9 @@ export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 export type ResponseHeaderValues<K extends ResponseHeader = ResponseHeader> = Partial<
   Record<K, string>
 >;
+
+/**
+ * The challenge of a REST 401 (RFC 9110 §11.6.1: a 401 carries one): REST reads the key from the
+ * X-API-Key header only (contract §14.1), so the challenge names it. /mcp answers Bearer challenges.
+ */
+export const REST_CHALLENGE = 'APIKey realm="opportunities", header="X-API-Key"';

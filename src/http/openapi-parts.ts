@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../domain/errors';
 import { restQuerySchema, type Endpoint } from '../domain/filters';
-import { RESPONSE_HEADERS } from '../domain/response-headers';
+import { RESPONSE_HEADERS, REST_CHALLENGE } from '../domain/response-headers';
 import { componentRef } from './openapi-schemas';
 
 // The pieces the route declarations (http/operations.ts) are written with: parameters generated
@@ -80,11 +80,21 @@ export function errorResponse(
 }
 
 export function errors(statuses: string[], headers: Record<string, unknown>) {
-  // contract §18.2: a 401 names no account and carries none of its headers, only the request id.
+  // contract §18.2: a 401 names no account and carries none of its headers, only the request id
+  // and its challenge.
   return Object.fromEntries(
-    statuses.map((s) => [s, errorResponse(s, s === '401' ? ECHOED_HEADERS : headers)]),
+    statuses.map((s) => [s, errorResponse(s, s === '401' ? UNAUTHENTICATED_HEADERS : headers)]),
   );
 }
+
+/** A REST 401's headers (adapter/authenticate.ts writes the challenge). */
+const UNAUTHENTICATED_HEADERS = {
+  ...headerRefs(['X-Request-ID']),
+  'WWW-Authenticate': {
+    description: `The challenge, naming the header the key goes in: \`${REST_CHALLENGE}\`.`,
+    schema: { type: 'string' },
+  },
+};
 
 /** What an authenticated read may answer besides its success. */
 export const AUTH_ERRORS = ['400', '401', '402', '403', '409', '422', '429', '500', '503'];

@@ -39,6 +39,24 @@ describe('authentication', () => {
     expectError(await read('/v1/opportunities', reader.key), 401, 'revoked_api_key');
   });
 
+  it('every REST 401 carries a challenge naming the X-API-Key header (RFC 9110 §11.6.1)', async () => {
+    for (const [path, key] of [
+      ['/v1/opportunities', undefined],
+      ['/v1/opportunities/count', 'nope'],
+      ['/v1/usage', `oppk_${'y'.repeat(40)}`],
+    ] as const) {
+      const res = await read(path, key);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(
+        'APIKey realm="opportunities", header="X-API-Key"',
+      );
+    }
+    // Not on other refusals.
+    const res = await read('/v1/usage', app.reader({ status: 'disabled' }).key);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+  });
+
   it.each([
     ['disabled', 'api_access_disabled'],
     ['suspended', 'api_access_suspended'],

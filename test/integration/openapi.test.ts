@@ -312,11 +312,17 @@ describe('the document', () => {
     expect(keyed.length).toBeGreaterThan(3);
     for (const { path, op: operation } of keyed) {
       const documented = Object.keys((operation as Operation).responses['401']?.headers ?? {});
-      expect({ path, documented }).toEqual({ path, documented: ['X-Request-ID'] });
+      expect({ path, documented }).toEqual({
+        path,
+        documented: ['X-Request-ID', 'WWW-Authenticate'],
+      });
     }
     const refused = await fetch(`${ctx.baseUrl}/v1/opportunities`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-request-id')).toBeTruthy();
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'APIKey realm="opportunities", header="X-API-Key"',
+    );
     expect([...refused.headers.keys()].filter((h) => /^x-(ratelimit|service)-/.test(h))).toEqual(
       [],
     );
