@@ -90,6 +90,20 @@ describe('admin CLI', () => {
     });
   });
 
+  // The store's commands never wait for the search engine: an operator reads an account's usage
+  // while OpenSearch is down (or, on a checkout without OPENSEARCH_URL, never started).
+  it('reads usage with the search engine unreachable', async () => {
+    const created = await cli('account', 'create', '--plan', 'builder');
+    const { code, report } = await cliJson(['usage', '--account', String(created.out.id)], {
+      databaseUrl: ctx.databaseUrl,
+      env: { OPENSEARCH_URL: 'http://127.0.0.1:1' },
+    });
+    expect({ code, report }).toMatchObject({
+      code: 0,
+      report: { ok: true, account_id: created.out.id, plan: 'builder', used: 0 },
+    });
+  });
+
   it('refuses a bad flag value with exit status 2 and a JSON error', async () => {
     const res = await cli('account', 'create', '--plan', 'gold');
     expect(res).toEqual({ code: 2, out: { ok: false, error: expect.stringMatching(/--plan/) } });

@@ -16,7 +16,8 @@ export const usageCommand: Command = {
     const accountId = stringFlag(args, 'account');
     if (accountId === undefined) throw new UsageError('--account is required');
     if (!isUuid(accountId)) throw new UsageError('--account must be an account id (a uuid)');
-    const { meter } = await capabilities();
+    // The ledger alone: no search engine to reach (or, locally, to start) first.
+    const { meter } = await capabilities({ searchEngine: false });
     const usage = await meter.snapshot({ accountId });
     return {
       ok: true,
