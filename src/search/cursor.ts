@@ -113,7 +113,7 @@ export class CursorCodec {
 
   /** The keyset position of a cursor issued for these filters and this account. */
   async decode(token: string, expected: CursorBinding): Promise<SearchAfter> {
-    if (token.length > MAX_TOKEN_LENGTH) throw malformedCursor();
+    if (token.length > MAX_TOKEN_LENGTH || !isCanonicalCompact(token)) throw malformedCursor();
     let payload: unknown;
     try {
       const keyFor = (header: CompactJWSHeaderParameters): KeyObject => {
@@ -134,3 +134,23 @@ export class CursorCodec {
     return [...payload.s] as SearchAfter;
   }
 }
+
+/**
+ * A compact JWS exactly as this codec writes it: three unpadded base64url segments, each the only
+ * spelling of its bytes. Decoders ignore the bits a last character leaves over, padding and
+ * surrounding spaces, so without this check altered cursors (the same bytes spelled otherwise)
+ * would page like the one issued (contract §8.4: any cursor problem is malformed_cursor).
+ */
+function isCanonicalCompact(token: string): boolean {
+  const segments = token.split('.');
+  return (
+    segments.length === 3 &&
+    segments.every(
+      (segment) =>
+        BASE64URL.test(segment) &&
+        Buffer.from(segment, 'base64url').toString('base64url') === segment,
+    )
+  );
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;

@@ -43,6 +43,17 @@ describe('GET /v1/opportunities', () => {
     expectError(await read('/v1/opportunities?cursor=not-a-cursor'), 400, 'malformed_cursor');
   });
 
+  it('a cursor spelled otherwise (padding, spaces) is 400 malformed_cursor; as sent, it pages', async () => {
+    const first = await read('/v1/opportunities?limit=2');
+    const cursor: string = first.body.pagination.next_cursor;
+    for (const spelling of [`${cursor}=`, ` ${cursor}`, `${cursor} `]) {
+      const res = await read(`/v1/opportunities?limit=2&cursor=${encodeURIComponent(spelling)}`);
+      expectError(res, 400, 'malformed_cursor');
+    }
+    const next = await read(`/v1/opportunities?limit=2&cursor=${encodeURIComponent(cursor)}`);
+    expect(next.status).toBe(200);
+  });
+
   it.each([
     ['limit=101', 400, 'page_size_exceeded', 'limit'],
     ['foo=1', 400, 'invalid_filter', 'foo'],

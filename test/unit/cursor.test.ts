@@ -67,6 +67,30 @@ describe('CursorCodec', () => {
     await expectMalformed(codec.decode(flipped, binding));
   });
 
+  // base64url leaves the last character's low bits unused (a 32-byte signature is 43 characters,
+  // 256 of 258 bits): a decoder that ignores them, padding or spaces took altered cursors.
+  it('rejects every other spelling of a valid cursor: unused bits, padding, spaces', async () => {
+    const token = await codec.encode({ ...binding, position });
+    const [h, p, s = ''] = token.split('.');
+    const last = s.slice(-1);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The characters that differ from the last one only in the two bits the signature leaves over.
+    const at = alphabet.indexOf(last);
+    const sameBits = [0, 1, 2, 3].map((i) => alphabet[(at & ~3) + i]).filter((c) => c !== last);
+    expect(sameBits).toHaveLength(3);
+    const spellings = [
+      ...sameBits.map((c) => `${h}.${p}.${s.slice(0, -1)}${c}`),
+      `${token}=`,
+      `${token}==`,
+      `${h}=.${p}.${s}`,
+      ` ${token}`,
+      `${token} `,
+      `${token}\n`,
+    ];
+    for (const spelling of spellings) await expectMalformed(codec.decode(spelling, binding));
+    await expect(codec.decode(token, binding)).resolves.toEqual(position);
+  });
+
   it('rejects a key with the same kid but another secret', async () => {
     const forger = new CursorCodec([{ kid: 'k1', secret: 'f'.repeat(40) }]);
     await expectMalformed(codec.decode(await forger.encode({ ...binding, position }), binding));

@@ -168,9 +168,10 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
 function normalizeStrings(spec: ParamSpec, list: boolean, items: string[], ctx: ParseContext) {
   // contract §7.4: an empty or over-long q is 400 invalid_filter, not a format error.
   if (spec.kind === 'query') return normalizeQuery(items.join(','));
-  const trimmed = items.map((i) => i.trim());
+  // A cursor is an opaque token, taken as sent: one spelled otherwise, spaces included, is refused.
+  const trimmed = spec.kind === 'cursor' ? items : items.map((i) => i.trim());
   // contract §8.4: any cursor problem, an empty one included, is 400 malformed_cursor.
-  if (spec.kind === 'cursor' && trimmed.some((i) => i === '')) {
+  if (spec.kind === 'cursor' && trimmed.some((i) => i.trim() === '')) {
     throw malformedCursor();
   }
   // Format (422) for every item before any value check (400).
