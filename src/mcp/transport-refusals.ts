@@ -154,6 +154,26 @@ export function speaksProtocolVersion(header: string | undefined): boolean {
   return header === undefined || SERVED_REVISIONS.has(header);
 }
 
+/** The 2026-07-28 standard request headers, as the transport specification spells them. */
+const STANDARD_HEADERS = ['MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name'] as const;
+
+/**
+ * Which standard header a 2026-07-28 header/body disagreement (-32020) is about, from the SDK's
+ * words ("the required Mcp-Method header is absent", "the Mcp-Name header names ..."): the
+ * header, missing or of a bad value; `body` when the words name none.
+ */
+function headerAtFault(message: string): {
+  header: string;
+  reason: 'missing' | 'bad_format';
+} {
+  const named = STANDARD_HEADERS.find((h) => message.includes(` ${h} header`));
+  if (!named) return { header: 'body', reason: 'bad_format' };
+  return {
+    header: named,
+    reason: message.includes(`required ${named} header is absent`) ? 'missing' : 'bad_format',
+  };
+}
+
 /** The ApiError for a transport refusal, or null when the transport failed on its own (a 500). */
 export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null {
   switch (refusal.status) {
@@ -175,9 +195,10 @@ export function fromTransportRefusal(refusal: TransportRefusal): ApiError | null
       // 2026-07-28: the standard headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) disagree
       // with the body; the transport specification answers 400.
       if (refusal.rpcCode === -32020) {
+        const { header, reason } = headerAtFault(refusal.message ?? '');
         return invalidFilter(
-          'body',
-          'bad_format',
+          header,
+          reason,
           `MCP headers and body disagree: ${said(refusal.message)}`,
         );
       }

@@ -359,14 +359,41 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } });
     const V = { 'MCP-Protocol-Version': '2026-07-28' };
 
-    it('headers that disagree with the body → 400 invalid_filter naming the body', async () => {
-      const res = await post(modern('tools/list'), {
-        'X-API-Key': await newKey(),
-        ...V,
-        'Mcp-Method': 'tools/call',
-      });
-      await expectEnvelope(res, 400, 'invalid_filter', 'body');
-    });
+    // The standard headers of 2026-07-28 (Mcp-Method always, Mcp-Name on tools/call and
+    // resources/read): the refusal names the header, as it names a query parameter.
+    it.each([
+      ['tools/list', {}, { 'Mcp-Method': 'tools/call' }, 'Mcp-Method', 'bad_format'],
+      ['tools/list', {}, {}, 'Mcp-Method', 'missing'],
+      [
+        'tools/call',
+        { name: 'get_usage', arguments: {} },
+        { 'Mcp-Method': 'tools/call' },
+        'Mcp-Name',
+        'missing',
+      ],
+      [
+        'tools/call',
+        { name: 'get_usage', arguments: {} },
+        { 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_opportunity' },
+        'Mcp-Name',
+        'bad_format',
+      ],
+    ] as const)(
+      '%s %j with headers %j → 400 invalid_filter naming %s, %s',
+      async (method, params, headers, parameter, reason) => {
+        const res = await post(modern(method, params), {
+          'X-API-Key': await newKey(),
+          ...V,
+          ...headers,
+        });
+        const body = (await res.json()) as { error: { code: string; details: unknown } };
+        expect([res.status, body.error.code, body.error.details]).toEqual([
+          400,
+          'invalid_filter',
+          { parameter, reason },
+        ]);
+      },
+    );
 
     it('the revision in the header without the envelope → 422 validation_error naming the body', async () => {
       const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
