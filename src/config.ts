@@ -10,7 +10,7 @@ import { DEFAULT_COMMIT_TIMEOUT_MS } from './store/db';
 // Configuration is read once, from the environment, by this schema (contract §22.1). A bad value
 // stops start-up with a message naming the variable.
 
-const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+const optionalUrl = z.url().optional();
 /** A URL of one of these schemes: another service's URL (mysql://) would be read as this one's. */
 const optionalUrlOf = (...schemes: string[]) =>
   optionalUrl.refine(
@@ -22,44 +22,34 @@ const optionalUrlOf = (...schemes: string[]) =>
     `expected a ${schemes.map((s) => `${s}://`).join(' or ')} URL`,
   );
 /** One node URL, or several of one cluster comma-separated. */
-const optionalNodeList = z.preprocess(
-  (v) => (v === '' ? undefined : v),
-  z.string().refine(validSearchNodes, 'expected http(s) URLs, comma-separated').optional(),
-);
-const optionalCount = z.preprocess(
-  (v) => (v === '' ? undefined : v),
-  z.coerce.number().int().min(0).max(1024).optional(),
-);
+const optionalNodeList = z
+  .string()
+  .refine(validSearchNodes, 'expected http(s) URLs, comma-separated')
+  .optional();
+const optionalCount = z.coerce.number().int().min(0).max(1024).optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const EnvSchema = z.object({
   DATABASE_URL: optionalUrlOf('postgresql', 'postgres'),
   OPENSEARCH_URL: optionalNodeList,
   REDIS_URL: optionalUrlOf('redis', 'rediss'),
-  // Empty is unset, as for every variable here (coerced, it would be port 0: any free port).
-  PORT: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce.number().int().min(0).max(65535).default(8080),
-  ),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   // Checked here, so a bad key stops start-up before anything is created or migrated.
-  CURSOR_SIGNING_KEYS: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .string()
-      .optional()
-      .superRefine((value, ctx) => {
-        if (value === undefined) return;
-        try {
-          parseCursorKeys(value);
-        } catch (err) {
-          ctx.addIssue({
-            code: 'custom',
-            message: (err as Error).message.replace(/^CURSOR_SIGNING_KEYS: /, ''),
-          });
-        }
-      }),
-  ),
-  MARKETPLACE_PROXY_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  CURSOR_SIGNING_KEYS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return;
+      try {
+        parseCursorKeys(value);
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          message: (err as Error).message.replace(/^CURSOR_SIGNING_KEYS: /, ''),
+        });
+      }
+    }),
+  MARKETPLACE_PROXY_SECRET: z.string().optional(),
   PREVIEW_REQUESTS_PER_MINUTE: positiveInt(30),
   AUTH_FAILURES_PER_MINUTE: positiveInt(60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -114,19 +104,16 @@ export const EnvSchema = z.object({
    * contract §22.2: where clients reach the service (`https://api.example.com`). Set, /llms.txt, the
    * OpenAPI servers entry and the /mcp own origin use it and never the Host header.
    */
-  PUBLIC_BASE_URL: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z
-      .url({ protocol: /^https?$/ })
-      .refine((u) => !/[?#]/.test(u), 'no query or fragment')
-      .transform((u) => trimTrailing(u, '/'))
-      .optional(),
-  ),
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => !/[?#]/.test(u), 'no query or fragment')
+    .transform((u) => trimTrailing(u, '/'))
+    .optional(),
   /**
    * contract §22.7.3: set, GET /metrics needs `Authorization: Bearer <token>` (401 without); unset, it
    * is public in local mode and not served (404) in production.
    */
-  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  METRICS_TOKEN: z.string().optional(),
   /** contract §22.4: `production` creates no demo account, starts no local service. */
   NODE_ENV: z.string().optional(),
   /**
@@ -135,7 +122,7 @@ export const EnvSchema = z.object({
    * one core, so an API-bound host needs one process per core it gives the API.
    */
   API_PROCESSES: z.preprocess(
-    (v) => (v === '' ? undefined : v === 'auto' ? Math.min(64, availableParallelism()) : v),
+    (v) => (v === 'auto' ? Math.min(64, availableParallelism()) : v),
     z.coerce
       .number({ error: 'expected an integer from 1 to 64, or auto' })
       .int('expected an integer from 1 to 64, or auto')
@@ -184,7 +171,10 @@ export function isProduction(env: Pick<Env, 'NODE_ENV'>): boolean {
 }
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
-  const result = EnvSchema.safeParse(env);
+  // An empty value is unset, for every variable (.env.example: `NAME=` keeps the default); coerced,
+  // it would be 0 (SYNC_INTERVAL_MS= turned the index follower off).
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = EnvSchema.safeParse(given);
   const problems = result.success
     ? []
     : result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`);

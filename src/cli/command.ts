@@ -104,7 +104,8 @@ export function intFlag(args: ParsedArgs, name: string): number | undefined {
 export function checkArguments(command: Command, args: ParsedArgs): void {
   const synopsis = `usage: ${command.usage.split(/\s{3,}/)[0] ?? command.name}`;
   for (const flag of args.flags.keys()) {
-    if (!command.accepts.flags.includes(flag)) {
+    // --json: every command's (main.ts reads it).
+    if (flag !== 'json' && !command.accepts.flags.includes(flag)) {
       throw new UsageError(`unknown flag --${flag} for ${command.name} (${synopsis})`);
     }
   }

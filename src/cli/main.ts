@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const parsed = parseArgs(args);
-  const json = parsed.flags.delete('json');
+  const json = parsed.flags.has('json');
   // Lines every 2 s on a terminal or with --json; every 10 s into a file or pipe.
   const progress = new ProgressReporter({
     command: command.name,
@@ -95,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
   };
   try {
     checkArguments(command, parsed);
+    parsed.flags.delete('json');
     const result = await command.run(parsed, composed, { progress });
     const failed = result.ok === false;
     process.stdout.write(json ? JSON.stringify(result) + '\n' : formatHuman(result));

@@ -8,14 +8,12 @@ import { sslModeProblem } from '../store/pg-tls';
 // services"), kept in one place: their schema, the combinations that cannot work (each reported
 // at start-up with the others, naming the variable) and what the search client is built from.
 
-const unset = (v: unknown) => (v === '' ? undefined : v);
-const optionalText = z.preprocess(unset, z.string().optional());
-const readableFile = z.preprocess(
-  unset,
-  z.string().refine(readable, 'cannot read this file').optional(),
-);
+// An empty value never reaches these: parseEnv (config.ts) takes it as unset.
+const optionalText = z.string().optional();
+const readableFile = z.string().refine(readable, 'cannot read this file').optional();
 const flag = z
-  .preprocess(unset, z.enum(['true', 'false']).optional())
+  .enum(['true', 'false'])
+  .optional()
   .transform((v) => v === 'true');
 
 function readable(path: string): boolean {
@@ -36,7 +34,7 @@ export const connectionEnv = {
   /** Set: every OpenSearch request is signed with SigV4 for this region (AWS credential chain). */
   OPENSEARCH_AWS_REGION: optionalText,
   /** `es` (Amazon OpenSearch Service domain, the default) or `aoss` (serverless collection). */
-  OPENSEARCH_AWS_SERVICE: z.preprocess(unset, z.enum(['es', 'aoss']).optional()),
+  OPENSEARCH_AWS_SERVICE: z.enum(['es', 'aoss']).optional(),
   /** Production accepts plain http to a non-loopback OpenSearch only with this set to true. */
   OPENSEARCH_ALLOW_INSECURE: flag,
   /** PEM file of the CA that issued Postgres's certificate (sslmode from DATABASE_URL). */

@@ -46,7 +46,7 @@ describe('checkArguments', () => {
     return command;
   };
   const check = (name: string, argv: string[]) => () =>
-    checkArguments(named(name), parseArgs(argv.filter((a) => a !== '--json')));
+    checkArguments(named(name), parseArgs(argv));
 
   it.each<[string, string[], RegExp]>([
     ['delete', ['--dry-run', 'A', 'B'], /unknown flag --dry-run for delete/],
@@ -62,6 +62,9 @@ describe('checkArguments', () => {
     ['seed', ['--count=5', '--count', '6'], /--count is given more than once/],
     ['import', ['a.ndjson', '--no-sync=false'], /--no-sync takes no value/],
     ['import', ['a.ndjson', '--no-sync=yes'], /--no-sync takes no value/],
+    // --json is every command's switch, and a switch all the same (it created the account).
+    ['account create', ['--plan', 'free', '--json=1'], /--json takes no value/],
+    ['key create', ['--account', 'A', '--json=yes'], /--json takes no value/],
   ])('%s %j is refused', (name, argv, message) => {
     expect(check(name, argv)).toThrow(UsageError);
     expect(check(name, argv)).toThrow(message);

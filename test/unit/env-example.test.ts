@@ -36,3 +36,10 @@ it('gives each variable its real default: the file parses to what an empty envir
   const given = Object.fromEntries(inSchema.filter(([, v]) => v !== ''));
   expect(parseEnv(given)).toEqual(parseEnv({}));
 });
+
+// .env.example's rule: an empty value means unset. Coerced, an empty number was 0
+// (SYNC_INTERVAL_MS= turned the index follower off) and an empty LOG_LEVEL stopped start-up.
+it('takes every variable given empty as unset: the defaults of an empty environment', () => {
+  const empty = Object.fromEntries(Object.keys(EnvSchema.shape).map((name) => [name, '']));
+  expect(parseEnv(empty)).toEqual(parseEnv({}));
+});
