@@ -107,8 +107,10 @@ export function shownName(name: string): string {
 }
 
 /** A detail id that is not a uuid (the path segment, or the MCP tool's `id`). */
-export const badOpportunityId = () =>
-  validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
+export const badOpportunityId = (id?: unknown) =>
+  id === undefined
+    ? validationError('opportunity_id', 'missing', 'opportunity_id is required: a uuid.')
+    : validationError('opportunity_id', 'bad_format', 'opportunity_id must be a uuid.');
 
 /**
  * contract §8.4: every cursor problem (empty, not ours, tampered, another query's or account's, a

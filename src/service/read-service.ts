@@ -335,7 +335,8 @@ export class ReadService {
       // `opportunity_id`, is the answer the agent needs); the URL's query after the path's id.
       if (options?.from === 'tool') checkOnlyNames(Object.keys(options.args), DETAIL_PARAMETERS);
       if (typeof id !== 'string' || !isUuid(id)) {
-        throw badOpportunityId();
+        // Only a tool's call can leave it out.
+        throw badOpportunityId(id);
       }
       if (options?.from === 'rest') checkOnlyNames(Object.keys(options.query), DETAIL_PARAMETERS);
       const { fields } = options ? this.parse('list', options, caller).options : {};

@@ -111,6 +111,19 @@ describe.each(MCP_CLIENTS)('$name', (kind) => {
     expect(body.error?.code).toBe(code);
   });
 
+  it.each([
+    [{}, 'missing', 'id is required: a uuid.'],
+    [{ id: 'nope' }, 'bad_format', 'id must be a uuid.'],
+  ])('get_opportunity %j names its id: %s', async (args, reason, message) => {
+    const { isError, body } = await call('get_opportunity', args);
+    expect(isError).toBe(true);
+    expect(body.error).toMatchObject({
+      code: 'validation_error',
+      message,
+      details: { parameter: 'id', reason },
+    });
+  });
+
   it('a wallet that cannot pay is an isError result with 402 insufficient_balance', async () => {
     const poor = await connect(app.reader({ billing_model: 'legacy_wallet' }).key);
     const { isError, body } = await call('search_opportunities', { limit: 2 }, poor);
