@@ -1,3 +1,5 @@
+import { isUuid } from '../domain/ids';
+import { shownName } from '../domain/errors';
 import path from 'node:path';
 import type { Progress } from '../infra/progress';
 import type { RealCapabilities } from '../app/compose';
@@ -84,6 +86,16 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
   if (v === true) throw new UsageError(`--${name} needs a value`);
   return v;
+}
+
+/**
+ * An id argument (`--account ID`, `ID`, `KEY_ID`): one that is no uuid is a usage error (exit 2)
+ * that names it, in every command alike; a uuid that names nothing is the command's own answer.
+ */
+export function uuidArgument(value: string, what: string): string {
+  if (!isUuid(value))
+    throw new UsageError(`${what} must be an id (a uuid), got ${JSON.stringify(shownName(value))}`);
+  return value;
 }
 
 export function intFlag(args: ParsedArgs, name: string): number | undefined {

@@ -92,3 +92,25 @@ describe('checkArguments', () => {
     },
   );
 });
+
+// An id that is no uuid is a usage error naming the argument, before anything is connected, in
+// every command alike (they answered exit 2 or 1, "no account nope" or a uuid message).
+describe('id arguments', () => {
+  const run = (name: string, argv: string[]) => {
+    const command = commands.find((c) => c.name === name);
+    if (!command) throw new Error(`no command ${name}`);
+    const connect = () => Promise.reject(new Error('connected'));
+    return command.run(parseArgs(argv), connect, { progress: undefined as never });
+  };
+  it.each([
+    ['usage', ['--account', 'nope'], '--account'],
+    ['key create', ['--account', 'nope'], '--account'],
+    ['key list', ['--account', 'bad'], '--account'],
+    ['account update', ['not-a-uuid', '--rps', '3'], 'ID'],
+    ['key revoke', ['bad'], 'KEY_ID'],
+  ])('%s %j → usage error naming %s', async (name, argv, what) => {
+    const refused = run(name, argv);
+    await expect(refused).rejects.toBeInstanceOf(UsageError);
+    await expect(run(name, argv)).rejects.toThrow(`${what} must be an id (a uuid)`);
+  });
+});

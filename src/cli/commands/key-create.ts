@@ -1,5 +1,5 @@
 import { createApiKey } from '../../store/api-key-repo';
-import { intFlag, stringFlag, UsageError, type Command } from '../command';
+import { intFlag, stringFlag, UsageError, uuidArgument, type Command } from '../command';
 import { withPostgres } from './account-create';
 
 export const keyCreateCommand: Command = {
@@ -9,6 +9,7 @@ export const keyCreateCommand: Command = {
   async run(args) {
     const accountId = stringFlag(args, 'account');
     if (!accountId) throw new UsageError('key create needs --account ID');
+    uuidArgument(accountId, '--account');
     const input = {
       accountId,
       label: stringFlag(args, 'label'),

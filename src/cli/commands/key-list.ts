@@ -1,6 +1,6 @@
 import { getAccount } from '../../store/account-repo';
 import { listApiKeys } from '../../store/api-key-repo';
-import { stringFlag, UsageError, type Command } from '../command';
+import { stringFlag, UsageError, uuidArgument, type Command } from '../command';
 import { withPostgres } from './account-create';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -12,6 +12,7 @@ export const keyListCommand: Command = {
   async run(args) {
     const accountId = stringFlag(args, 'account');
     if (!accountId) throw new UsageError('key list needs --account ID');
+    uuidArgument(accountId, '--account');
     const keys = await withPostgres(async (pool) => {
       if (!(await getAccount(pool, accountId))) throw new Error(`no account ${accountId}`);
       return listApiKeys(pool, accountId);

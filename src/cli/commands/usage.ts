@@ -1,5 +1,4 @@
-import { isUuid } from '../../domain/ids';
-import { stringFlag, UsageError, type Command } from '../command';
+import { stringFlag, UsageError, uuidArgument, type Command } from '../command';
 
 /** What an account with no allowance set (an enterprise one without --allowance) is told. */
 export const UNSET_ALLOWANCE_NOTE = 'no allowance configured: nothing included';
@@ -15,7 +14,7 @@ export const usageCommand: Command = {
   async run(args, capabilities) {
     const accountId = stringFlag(args, 'account');
     if (accountId === undefined) throw new UsageError('--account is required');
-    if (!isUuid(accountId)) throw new UsageError('--account must be an account id (a uuid)');
+    uuidArgument(accountId, '--account');
     // The ledger alone: no search engine to reach (or, locally, to start) first.
     const { meter } = await capabilities({ searchEngine: false });
     const usage = await meter.snapshot({ accountId });
