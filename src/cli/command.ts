@@ -1,6 +1,6 @@
-import { isUuid } from '../domain/ids';
-import { shownName } from '../domain/errors';
 import path from 'node:path';
+import { shownName } from '../domain/errors';
+import { isUuid } from '../domain/ids';
 import type { Progress } from '../infra/progress';
 import type { RealCapabilities } from '../app/compose';
 
