@@ -1,5 +1,6 @@
 import { checkArguments, parseArgs, UsageError } from '../../src/cli/command';
 import { commands } from '../../src/cli/commands';
+import { inFlags } from '../../src/cli/commands/account-create';
 
 describe('CLI arguments', () => {
   it('reads --name value, --name=value and a bare flag at the end', () => {
@@ -112,5 +113,26 @@ describe('id arguments', () => {
     const refused = run(name, argv);
     await expect(refused).rejects.toBeInstanceOf(UsageError);
     await expect(run(name, argv)).rejects.toThrow(`${what} must be an id (a uuid)`);
+  });
+});
+
+// The repositories name stored fields; the operator typed flags (`--page-size 100000` was
+// refused as "page_size_override: Too big").
+describe('inFlags', () => {
+  it.each([
+    [
+      'page_size_override: Too big: expected number to be <=100',
+      '--page-size: Too big: expected number to be <=100',
+    ],
+    [
+      'name: Too small: expected string to have >=1 characters',
+      '--name: Too small: expected string to have >=1 characters',
+    ],
+    ['period_start must be before period_end', '--period-start must be before --period-end'],
+    ['rps must be an integer of at least 1', '--rps must be an integer of at least 1'],
+    ['label is longer than 200', '--label is longer than 200'],
+    ['no account x', 'no account x'],
+  ])('%s → %s', (message, said) => {
+    expect(inFlags(message)).toBe(said);
   });
 });

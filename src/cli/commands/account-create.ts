@@ -87,6 +87,33 @@ export function accountFlags(args: ParsedArgs, clearable: boolean): AccountPatch
   };
 }
 
+/** The flag each stored field is given by: the repositories' messages name fields. */
+const FLAG_OF_FIELD: Record<string, string> = {
+  plan: '--plan',
+  billing_model: '--billing-model',
+  status: '--status',
+  balance_millicents: '--balance-millicents',
+  allowance_override: '--allowance',
+  rps_override: '--rps',
+  page_size_override: '--page-size',
+  period_start: '--period-start',
+  period_end: '--period-end',
+  name: '--name',
+  label: '--label',
+  allowance: '--allowance',
+  rps: '--rps',
+};
+
+/**
+ * A repository's message in the operator's words: the field it starts with (`page_size_override:
+ * Too big`) and the period's fields, wherever they stand, become the flags that set them.
+ */
+export function inFlags(message: string): string {
+  return message
+    .replace(/^([a-z_]+)(?=:| must| is )/, (field) => FLAG_OF_FIELD[field] ?? field)
+    .replace(/\bperiod_(start|end)\b/g, (field) => FLAG_OF_FIELD[field] ?? field);
+}
+
 /** The JSON an account command prints: numbers as numbers, dates ISO. */
 export function accountJson(account: Account): Record<string, unknown> {
   const limits = accountLimits(account);
@@ -124,7 +151,7 @@ export async function withPostgres<T>(fn: (pool: Pool) => Promise<T>): Promise<T
     await migrate(pool);
     return await fn(pool);
   } catch (err) {
-    if (err instanceof AccountInputError) throw new UsageError(err.message);
+    if (err instanceof AccountInputError) throw new UsageError(inFlags(err.message));
     throw err;
   } finally {
     await pool.end();
