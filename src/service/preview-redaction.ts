@@ -20,6 +20,38 @@ const urlCore = (url: string) =>
     .replace(/^www\./i, '')
     .replace(/\/+$/, '');
 
+/** The hyphens a text may write for `-` (U+2010 hyphen, U+2011 non-breaking hyphen). */
+const HYPHENS = ['\u2010', '\u2011'];
+
+/**
+ * One character of a hidden value as source text may write it: itself, or, for punctuation,
+ * percent-encoded (a share link's `u=https%3A%2F%2F…`), as a JSON escape (JSON-LD's `https:\/\/…`,
+ * `\u0026`) or an HTML entity (`&amp;`, `&#x2F;`). The pattern is case-insensitive, so `%2f` and
+ * `&#X2F;` are found too.
+ */
+function characterForms(c: string): string {
+  if (/[\p{L}\p{N}]/u.test(c)) return regExpLiteral(c);
+  const code = c.codePointAt(0) ?? 0;
+  const hex = code.toString(16).padStart(2, '0');
+  const forms = [c, `\\u${hex.padStart(4, '0')}`, `&#x0*${hex};`, `&#0*${code};`];
+  if (code < 0x80) forms.push(`%${hex}`);
+  if (c === '/') forms.push('\\/');
+  if (c === '&') forms.push('&amp;');
+  if (c === '-') forms.push(...HYPHENS);
+  const literal = (form: string) => (form.includes('0*') ? form : regExpLiteral(form));
+  return `(?:${forms.map(literal).join('|')})`;
+}
+
+/** A hidden value as a pattern that finds it however its punctuation is escaped. */
+const escapedLiteral = (value: string) => [...value].map(characterForms).join('');
+
+/**
+ * Not inside a longer name (`x.com` is not hidden inside `box.com`), unless what stands before it
+ * is an escape that ends in a letter or digit: `%2Fcareers.example` and `\u002fcareers.example`
+ * quote `careers.example`.
+ */
+const START = String.raw`(?:(?<=%[0-9a-f]{2}|\\u[0-9a-f]{4})|(?<![\p{L}\p{N}]))`;
+
 /** Finds the hidden values of one record in a text (one regular expression of literals). */
 class HiddenValues {
   private readonly pattern: RegExp | null;
@@ -36,12 +68,11 @@ class HiddenValues {
       .filter((id): id is string => typeof id === 'string' && id !== '');
     this.exact = new Set(ids.map((id) => id.toLowerCase()));
     const parts = [
-      // Not inside a longer name: `x.com` is not hidden inside `box.com`.
-      ...urls.map((u) => `(?<![\\p{L}\\p{N}])${regExpLiteral(urlCore(u))}`),
+      ...urls.map((u) => `${START}${escapedLiteral(urlCore(u))}`),
       // A whole token: `2041` is not hidden inside `20417` or `v2041a`.
       ...ids
         .filter((id) => id.length >= MIN_ID_IN_TEXT)
-        .map((id) => `(?<![\\p{L}\\p{N}])${regExpLiteral(id)}(?![\\p{L}\\p{N}])`),
+        .map((id) => `${START}${escapedLiteral(id)}(?![\\p{L}\\p{N}])`),
     ];
     this.pattern = parts.length === 0 ? null : new RegExp(parts.join('|'), 'giu');
   }

@@ -106,3 +106,39 @@ it('leaves a record that quotes nothing hidden as it was, but for the URLs and s
     sources: [{ source: 'greenhouse' }],
   });
 });
+
+// Source text quotes a URL or an id escaped as often as plain: JSON-LD escapes its slashes, HTML its
+// ampersands, a share link percent-encodes the whole URL. Each came through the preview as written.
+it.each([
+  [
+    'a JSON-escaped URL',
+    String.raw`"url": "https:\/\/careers.acme-audit.example\/jobs\/AUD-7781\/"`,
+  ],
+  ['a JSON \\u-escaped URL', String.raw`careers.acme-audit.example\u002fjobs\u002fAUD-7781`],
+  [
+    'an HTML-escaped URL',
+    '<a href="https://careers.acme-audit.example/jobs/AUD-7781/apply?a=1&amp;b=2">',
+  ],
+  ['HTML numeric entities', 'boards.greenhouse.io&#x2F;acmeaudit&#47;jobs&#x2f;99887766'],
+  [
+    'a percent-encoded URL',
+    'share?u=https%3A%2F%2Fcareers.acme-audit.example%2Fjobs%2FAUD-7781%2F',
+  ],
+  [
+    'a lower-case percent-encoded URL',
+    'u=https%3a%2f%2fboards.greenhouse.io%2facmeaudit%2fjobs%2f99887766',
+  ],
+  ['the id after a percent-escape', 'ref%2FAUD-7781%2F'],
+  ['the id with a non-breaking hyphen', 'Reference AUD\u20117781.'],
+])('leaves out an evidence item quoting %s', (_label, excerpt) => {
+  const kept = quote('C2C welcome');
+  const shown = redactForPreview(record({ evidence: [quote(excerpt), kept] }));
+  expect(shown.evidence).toEqual([kept]);
+});
+
+it('replaces an escaped mention in a free-text field, and keeps text around it', () => {
+  const shown = redactForPreview(
+    record({ title: 'Auditor (see careers.acme-audit.example%2Fjobs%2FAUD-7781) contract' }),
+  );
+  expect(shown.title).toBe('Auditor (see …) contract');
+});
