@@ -41,12 +41,29 @@ function validEntry(entry: string): boolean {
  * The key a per-address limit counts under: an IPv4 address as is (also when IPv4-mapped), an
  * IPv6 address by its /64, since one subscriber usually holds a whole /64 (contract §19.6).
  */
-export function addressGroup(ip: string | undefined): string {
-  if (!ip) return 'unknown';
+export function addressGroup(given: string | undefined): string {
+  if (!given) return 'unknown';
+  const ip = bareAddress(given);
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped?.[1]) return mapped[1];
-  if (isIP(ip) !== 6) return ip;
+  const version = isIP(ip);
+  if (version === 4) return ip;
+  // Not an address (a trusted proxy's odd spelling): one group for all such, so that varying the
+  // spelling cannot open a new allowance each time.
+  if (version === 0) return 'not-an-address';
   return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
+}
+
+/**
+ * The address a trusted proxy's X-Forwarded-For entry names, without what some proxies add to it:
+ * a port (`203.0.113.7:51234`, `[2001:db8::1]:443`) or brackets (`[2001:db8::1]`). Each new
+ * source port was a group of its own.
+ */
+function bareAddress(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed?.[1]) return bracketed[1];
+  const withPort = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(entry);
+  return withPort?.[1] ?? entry;
 }
 
 /** The eight hextets of an IPv6 address, lower-case without leading zeros. */

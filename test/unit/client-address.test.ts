@@ -12,6 +12,15 @@ describe('addressGroup (contract §19.6)', () => {
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['64:ff9b::203.0.113.7', '64:ff9b:0:0::/64'],
     [undefined, 'unknown'],
+    // What some proxies write: a port, brackets (each source port was a group of its own).
+    ['203.0.113.7:51234', '203.0.113.7'],
+    ['[2001:db8:7:7::32]', '2001:db8:7:7::/64'],
+    ['[2001:db8:7:7::1]:443', '2001:db8:7:7::/64'],
+    ['[::ffff:203.0.113.7]:80', '203.0.113.7'],
+    // Not an address: one group for every such spelling, not one each.
+    ['garbage1', 'not-an-address'],
+    ['010.009.009.009', 'not-an-address'],
+    ['0x0a.9.9.9', 'not-an-address'],
   ])('%s → %s', (ip, group) => {
     expect(addressGroup(ip)).toBe(group);
   });
