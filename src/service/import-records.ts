@@ -72,9 +72,9 @@ export async function importNdjson(
     rejectedCount++;
     if (rejected.length < MAX_REPORTED) rejected.push({ line, errors });
   };
-  // Keyed by id: a later record line for the same id wins, and one batch never touches an id
-  // twice. A deletion meeting a pending line of the same id flushes first, so file order holds
-  // (a record then its deletion removes it; a deletion then the record stores it again).
+  // Keyed by id: one batch never touches an id twice. A line meeting a pending line of the same id
+  // flushes first, so file order holds (a record then its deletion removes it; a deletion then
+  // the record stores it again; a record then a change of it is stored, then updated).
   let batch = new Map<string, Pending>();
   progress.phase('store', null);
 
@@ -124,8 +124,9 @@ export async function importNdjson(
       if (batch.has(id)) await flush();
       batch.set(id, { deleteLine: lines });
     } else {
-      const pending = batch.get(result.id);
-      if (pending && 'deleteLine' in pending) await flush();
+      // Any pending line of the same id flushes first: each line is stored, and counted in
+      // `store`, in file order (a record given twice counted once, as its last line).
+      if (batch.has(result.id)) await flush();
       batch.set(result.id, { record: result });
     }
     if (batch.size >= BATCH) await flush();

@@ -124,3 +124,28 @@ it('applies lines in file order: record then deletion removes it, deletion then 
   expect((detail.body.data as { title: string }).title).toBe('Back again v2');
   expect(await listedIds()).toEqual([r2, r3, again.id].sort());
 });
+
+// Each line is stored, and counted, in file order: a record given twice in one file (stored as is,
+// then changed; or changed, then changed back) counted once, as its last line left it.
+it('counts every record line in file order when an id comes twice', async () => {
+  const stored = makeRecord({ title: 'Twice, first' });
+  expect((await cli('import', ndjson('first.ndjson', [stored]))).report).toMatchObject({
+    store: { inserted: 1 },
+  });
+  const run = await cli(
+    'import',
+    ndjson('twice.ndjson', [
+      stored,
+      { ...stored, title: 'Twice, changed' },
+      { ...stored, title: 'Twice, changed again' },
+      { ...stored, title: 'Twice, changed again' },
+    ]),
+  );
+  expect(run.code).toBe(0);
+  expect(run.report).toMatchObject({
+    valid: 4,
+    store: { inserted: 0, updated: 2, unchanged: 2, deleted: 0 },
+  });
+  const detail = await get(`/v1/opportunities/${stored.id}`);
+  expect((detail.body.data as { title: string }).title).toBe('Twice, changed again');
+});
