@@ -170,13 +170,14 @@ export class MemoryMeter implements Metering {
     return found;
   }
 
-  async allDelivered(
+  async deliveredPrefix(
     accountId: string,
     periodStart: Date,
     ids: readonly string[],
-  ): Promise<boolean> {
+  ): Promise<number> {
     const ledger = this.ledgers.get(ledgerKey(accountId, periodStart));
-    return ids.every((id) => ledger?.delivered.has(id) === true);
+    const first = ids.findIndex((id) => ledger?.delivered.has(id) !== true);
+    return first < 0 ? ids.length : first;
   }
 
   /** The account's billing columns, its current period and that period's ledger. */

@@ -95,8 +95,11 @@ export interface Metering {
   snapshots(
     subjects: readonly (string | UsageSubject)[],
   ): Promise<ReadonlyMap<string, UsageSnapshot>>;
-  /** Whether every id was already delivered to the account in the period starting at periodStart. */
-  allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean>;
+  /**
+   * How many of the ids, from the first, were already delivered to the account in the period
+   * starting at periodStart (all of them: every id is a repeat).
+   */
+  deliveredPrefix(accountId: string, periodStart: Date, ids: readonly string[]): Promise<number>;
 }
 
 /** The canonical record of an id, or null when there is none (a deleted one included). */

@@ -9,7 +9,7 @@ import {
 import { GroupFlush } from '../store/group-flush';
 import { KeyedBatches } from '../store/keyed-batches';
 import { allocate } from './allocate';
-import { allDelivered } from './delivered';
+import { deliveredPrefix } from './delivered';
 import { DeliveredCache } from './delivered-cache';
 import { KnownDelivered } from './known-delivered';
 import {
@@ -796,8 +796,8 @@ export class PgMeter implements Metering {
   }
 
   /** Read-only, takes no lock: the 304 of a page of repeats (contract §13). */
-  allDelivered(accountId: string, periodStart: Date, ids: readonly string[]): Promise<boolean> {
-    return failClosed(() => allDelivered(this.pool, accountId, periodStart, ids));
+  deliveredPrefix(accountId: string, periodStart: Date, ids: readonly string[]): Promise<number> {
+    return failClosed(() => deliveredPrefix(this.pool, accountId, periodStart, ids));
   }
 
   /** The current period's delivered ids and remaining included allowance (contract §10.3, §11.1). */

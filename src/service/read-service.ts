@@ -38,7 +38,7 @@ import { countEnvelope } from './count-json';
 import { ParsedRequests } from './parsed-requests';
 import { UsageReads } from './usage-reads';
 import { listRepresentationTag } from './list-json';
-import { searchPage } from './opportunity-search';
+import { searchPage, type Page } from './opportunity-search';
 import { servedPage } from './served-page';
 import { pageWithinBytes, type EnvelopeOf } from './result-budget';
 import { projection, sparseRecord } from '../domain/sparse-fields';
@@ -189,7 +189,10 @@ export class ReadService {
           : found;
         const body = envelopeOf(page);
         const notModified = revalidation
-          ? await this.unchangedRepeats(caller, body, page.records, revalidation)
+          ? await this.unchangedRepeats(caller, page, body, envelopeOf, {
+              revalidation,
+              cutAtFirstNew: request.options.maxNew === 0,
+            })
           : null;
         if (notModified) return { notModified };
         const outcome = this.delivered(
@@ -276,28 +279,37 @@ export class ReadService {
   }
 
   /**
-   * The 304 of a list page (contract §13), or null: the client's tag matches this page and the
-   * account already received every record on it this period, so serving it would consume nothing.
+   * The 304 of a list page (contract §13), or null: the client's tag matches the page that would be
+   * served and the account already received every record on it this period, so serving it would
+   * consume nothing. With `max_new=0` the page served is the records before the first new one
+   * (contract §11.2, page-budget.ts's cutPage): that cut page, repeats only, is the one whose tag a
+   * client holds.
    */
   private async unchangedRepeats(
     caller: Caller,
+    page: Page,
     body: ListEnvelope,
-    records: readonly { id: string }[],
-    revalidation: Revalidation,
+    envelopeOf: EnvelopeOf,
+    options: { revalidation: Revalidation; cutAtFirstNew: boolean },
   ): Promise<Work<ListEnvelope> | null> {
-    const etag = listRepresentationTag(body);
-    if (!revalidation(etag)) return null;
+    const { revalidation, cutAtFirstNew } = options;
+    let served = { body, etag: listRepresentationTag(body) };
+    // Without the cut, a tag of another page needs no look at the ledger.
+    if (!cutAtFirstNew && !revalidation(served.etag)) return null;
+    const accountId = caller.auth.account.id;
     const snapshot = await this.meter.snapshot(usageSubject(caller));
-    const ids = records.map((r) => r.id);
-    const repeats = await this.meter.allDelivered(
-      caller.auth.account.id,
-      snapshot.periodStart,
-      ids,
-    );
-    if (!repeats) return null;
+    const ids = page.records.map((r) => r.id);
+    const repeats = await this.meter.deliveredPrefix(accountId, snapshot.periodStart, ids);
+    if (repeats < ids.length) {
+      if (!cutAtFirstNew) return null;
+      const cut = { consumed: repeats, servedIds: ids.slice(0, repeats) };
+      const cutBody = envelopeOf(await servedPage(this.deps.cursor, page, cut, accountId));
+      served = { body: cutBody, etag: listRepresentationTag(cutBody) };
+    }
+    if (!revalidation(served.etag)) return null;
     this.usage.remember(usageSubject(caller), snapshot);
     const usage = usageHeaders(snapshot, null, { marketplaceVerified: caller.marketplaceVerified });
-    return { body, usage, etag, notModified: true };
+    return { ...served, usage, notModified: true };
   }
 
   /** The change feed (contract §12): metered like list, tombstones free. REST only. */

@@ -12,7 +12,7 @@ import type { Page } from './opportunity-search';
 export async function servedPage(
   cursor: CursorCodec,
   page: Page,
-  delivery: PageDelivery,
+  delivery: Pick<PageDelivery, 'consumed' | 'servedIds'>,
   accountId: string,
 ): Promise<{ records: Opportunity[]; nextCursor: string | null }> {
   const all = page.records.length;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ALL_DELIVERED } from '../../src/billing/delivered';
+import { DELIVERED_AMONG } from '../../src/billing/delivered';
 import { READ_PAGE, READ_PAGE_HOLDING } from '../../src/billing/ledger-sql';
 import { PERIOD_DELIVERIES, PERIOD_DELIVERIES_SINCE } from '../../src/billing/period-deliveries';
 import { literal } from '../../src/billing/sql-batch';
@@ -136,7 +136,7 @@ describe('statistics that predate the account', () => {
   });
 
   it('checks that ids were delivered by the primary key', async () => {
-    const plan = await planOf(ALL_DELIVERED, [accountId, period, opportunityIds(25)]);
+    const plan = await planOf(DELIVERED_AMONG, [accountId, period, opportunityIds(25)]);
     expect(plan).toContain(PKEY);
     expect(plan).not.toContain(TIME);
   });

@@ -144,6 +144,33 @@ describe('list', () => {
     ).toBe(304);
   });
 
+  // contract §11.2.4, §13.3: max_new=0 serves the repeats before the first new record. That page,
+  // sent back with its own tag, is unchanged and free: it was answered 200 (the tag compared was
+  // the uncut page's), spending the request id every time.
+  it.each([
+    ['repeats before a new record', 2],
+    ['no repeat before the first new record (an empty page)', 0],
+  ])('304 for a max_new=0 page of %s', async (_label, delivered) => {
+    const { account, key } = await newKey();
+    if (delivered > 0) await get(`/v1/opportunities?limit=${delivered}`, key);
+    const path = '/v1/opportunities?limit=5&max_new=0';
+    const first = await get(path, key);
+    expect(first.status).toBe(200);
+    const body = JSON.parse(first.text) as { pagination: { returned: number; has_more: boolean } };
+    expect(body.pagination).toMatchObject({ returned: delivered, has_more: true });
+    const etag = first.h('etag') ?? '';
+    const id = `reval-${randomUUID()}`;
+    for (let i = 0; i < 2; i++) {
+      const again = await get(path, key, { 'If-None-Match': etag, 'X-Request-ID': id });
+      expect(again.status).toBe(304);
+      expect(again.h('etag')).toBe(etag);
+      expect(await spentIds(account.id, id)).toBe(0);
+    }
+    // A tag of another page is still a 200.
+    const other = await get(path, key, { 'If-None-Match': 'W/"other"' });
+    expect(other.status).toBe(200);
+  });
+
   it('a conditional request that fails still spends its id; a spent id is still refused', async () => {
     const { account, key } = await newKey();
     const id = `reval-${randomUUID()}`;
