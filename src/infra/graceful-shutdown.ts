@@ -14,14 +14,15 @@ export interface GracefulShutdownOptions {
 
 // Listening goes on this long after the signal (within the grace) so that a load balancer's
 // probe sees /readyz 503 instead of a refused connection, and requests routed in the meantime
-// are served, not dropped.
+// are served, not dropped; then the listener closes.
 const MIN_LISTEN_MS = 1000;
 // The services get this long to release before the process exits anyway.
 const RELEASE_TIMEOUT_MS = 5000;
 
 /**
- * SIGTERM / SIGINT (contract §22.6): /readyz answers 503 at once; requests in flight finish, up to
- * the grace; then every connection is closed and the process exits 0. A second signal does no harm.
+ * SIGTERM / SIGINT (contract §22.6): /readyz answers 503 at once; new connections are accepted
+ * for about a second; requests in flight finish, up to the grace; then every connection is closed
+ * and the process exits 0. A second signal does no harm.
  * Returns the handler (tests call it directly).
  */
 export function installGracefulShutdown(server: Server, options: GracefulShutdownOptions) {
@@ -59,24 +60,24 @@ export function installGracefulShutdown(server: Server, options: GracefulShutdow
 
   const drain = async () => {
     const started = Date.now();
-    const idle = new Promise<void>((resolve) => {
-      onIdle = () => {
-        if (Date.now() - started >= Math.min(MIN_LISTEN_MS, graceMs)) resolve();
-      };
-    });
-    const linger = sleep(Math.min(MIN_LISTEN_MS, graceMs)).then(() => {
-      if (inFlight === 0) return;
-      return idle;
-    });
+    await sleep(Math.min(MIN_LISTEN_MS, graceMs));
+    // From here no new connection is accepted: a request a load balancer still routes here is
+    // refused at once (and retried elsewhere), not accepted and then cut when the grace ends.
+    // Idle kept-alive connections close now; busy ones after their response (Connection: close).
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const idle =
+      inFlight === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            onIdle = resolve;
+          });
     const finished = await Promise.race([
-      linger.then(() => true),
-      sleep(graceMs).then(() => false),
+      idle.then(() => true),
+      sleep(Math.max(0, graceMs - (Date.now() - started))).then(() => false),
     ]);
     if (!finished) logger.warn('grace period over: closing connections', { in_flight: inFlight });
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    server.closeAllConnections();
+    await closed;
     await Promise.race([options.release(), sleep(RELEASE_TIMEOUT_MS)]);
     logger.info('stopped');
   };

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { Pool } from 'pg';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
@@ -50,6 +51,19 @@ it('two instances starting at once share one schema and one index, with no demo 
   expect(await a.exited).toBe(0);
   expect(await b.exited).toBe(0);
 });
+
+/** Whether a new TCP connection to the server is accepted. */
+function accepts(baseUrl: string): Promise<boolean> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /** A POST /mcp whose body is sent in two parts: in flight until `finish` is called. */
 function heldRequest(baseUrl: string, key: string) {
@@ -114,6 +128,16 @@ it('SIGTERM: readiness 503 at once, the request in flight finishes, exit 0; a se
   expect(ready?.status).toBe(503);
   expect(await ready?.json()).toEqual({ status: 'shutting_down' });
   server.child.kill('SIGTERM');
+
+  // After about a second no new connection is accepted, while the request in flight goes on: a
+  // load balancer's late request is refused, not accepted and then cut at the grace's end. (It
+  // was accepted for as long as the drain lasted.)
+  let refused = false;
+  for (let i = 0; i < 60 && !refused; i++) {
+    refused = !(await accepts(server.baseUrl));
+    if (!refused) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(refused).toBe(true);
 
   held.finish();
   expect(await held.done).toEqual({ status: 200 });
