@@ -161,6 +161,14 @@ export const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** The variables config/connections.ts checks in combination. */
+const ConnectionSchema = z.object({
+  DATABASE_URL: EnvSchema.shape.DATABASE_URL,
+  OPENSEARCH_URL: EnvSchema.shape.OPENSEARCH_URL,
+  REDIS_URL: EnvSchema.shape.REDIS_URL,
+  ...connectionEnv,
+});
+
 export class ConfigError extends Error {}
 
 // contract §22.4: production never falls back to local services or a local signing key.
@@ -178,17 +186,28 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const problems = result.success
     ? []
     : result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`);
+  // The connection settings' combinations are checked beside every other problem (a bad REDIS_URL
+  // hid sslmode=prefer): on the variables that parsed, when others did not.
+  const connections = result.success ? result : connectionSettingsOf(given, result.error.issues);
   // Every missing variable is named at once, beside any invalid one.
   if (env.NODE_ENV === 'production') {
     for (const name of REQUIRED_IN_PRODUCTION)
       if (!env[name]) problems.push(`${name}: required when NODE_ENV=production`);
   }
-  if (result.success) problems.push(...connectionProblems(result.data, isProduction(result.data)));
+  if (connections.success)
+    problems.push(...connectionProblems(connections.data, isProduction(given)));
   if (result.success && result.data.HTTP_REQUEST_TIMEOUT_MS < result.data.HTTP_HEADERS_TIMEOUT_MS)
     problems.push('HTTP_REQUEST_TIMEOUT_MS: must be at least HTTP_HEADERS_TIMEOUT_MS');
   if (!result.success || problems.length)
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return result.data;
+}
+
+/** The connection settings among the variables that parsed (the others are reported already). */
+function connectionSettingsOf(given: NodeJS.ProcessEnv, issues: readonly z.core.$ZodIssue[]) {
+  const broken = new Set(issues.map((i) => String(i.path[0])));
+  const parsed = Object.fromEntries(Object.entries(given).filter(([name]) => !broken.has(name)));
+  return ConnectionSchema.safeParse(parsed);
 }
 
 export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/opportunities';

@@ -259,3 +259,16 @@ describe('values refused by the schema', () => {
       expect(problems({ REDIS_URL })).toBe('');
   });
 });
+
+// Every problem at once: a combination that cannot work is named beside another variable's bad
+// value (a bad REDIS_URL, or a short signing key, hid sslmode=prefer).
+it('names a connection setting that cannot work beside every other problem', () => {
+  const said = problems({
+    DATABASE_URL: 'postgresql://h/db?sslmode=prefer',
+    REDIS_URL: 'http://x',
+    CURSOR_SIGNING_KEYS: 'short',
+  });
+  expect(said).toContain('sslmode=prefer is not supported');
+  expect(said).toContain('REDIS_URL:');
+  expect(said).toContain('CURSOR_SIGNING_KEYS:');
+});
