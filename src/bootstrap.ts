@@ -168,12 +168,22 @@ export async function openPostgres(options: {
 }): Promise<PostgresOnly> {
   const env = parseEnv();
   const url = env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  if (options.createDatabase === 'if-possible') {
-    await ensureDatabaseIfPossible(url, !env.DATABASE_URL, env.DATABASE_CA_FILE);
-  } else if (!env.DATABASE_URL) {
-    await ensureDatabase(url, env.DATABASE_CA_FILE);
-  }
-  return { env, pool: createPool(url, 2, undefined, env.DATABASE_CA_FILE) };
+  // A refusal is the start-up line the API prints (what, where, what to check), not the driver's.
+  return refusalsOf('postgres', withoutCredentials(url), async () => {
+    if (options.createDatabase === 'if-possible') {
+      await ensureDatabaseIfPossible(url, !env.DATABASE_URL, env.DATABASE_CA_FILE);
+    } else if (!env.DATABASE_URL) {
+      await ensureDatabase(url, env.DATABASE_CA_FILE);
+    }
+    const pool = createPool(url, 2, undefined, env.DATABASE_CA_FILE);
+    try {
+      await pool.query('SELECT 1');
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw err;
+    }
+    return { env, pool };
+  });
 }
 
 /**

@@ -35,9 +35,24 @@ const SUMMARY: Record<RefusalReason, string> = {
   timeout: 'no answer in time',
 };
 
+/** Where a service's address is configured, for the hints that are about reaching it. */
+const ADDRESS: Record<Upstream, string> = {
+  opensearch: 'OPENSEARCH_URL',
+  postgres: 'DATABASE_URL',
+  redis: 'REDIS_URL',
+};
+
+/** What to check when the service could not be reached at all: the same for each. */
+const reaching = (upstream: Upstream): Partial<Record<RefusalReason, string>> => ({
+  refused: `check that it runs and that ${ADDRESS[upstream]} names its host and port`,
+  unreachable: `check the host name in ${ADDRESS[upstream]} (and this host's DNS)`,
+  timeout: `check that ${ADDRESS[upstream]}'s host and port are reachable from here (a firewall, a security group)`,
+});
+
 /** What to check, per upstream and reason (absent: the summary says enough). */
 const HINT: Partial<Record<Upstream, Partial<Record<RefusalReason, string>>>> = {
   opensearch: {
+    ...reaching('opensearch'),
     certificate: 'set OPENSEARCH_CA_FILE to the CA that issued its certificate',
     hostname: 'use the host name its certificate was issued for in OPENSEARCH_URL',
     tls: 'check that OPENSEARCH_URL says https only for a node that serves TLS',
@@ -50,12 +65,14 @@ const HINT: Partial<Record<Upstream, Partial<Record<RefusalReason, string>>>> = 
       'the AWS default credential chain (environment, shared files, SSO, web identity, container or instance role) found none',
   },
   postgres: {
+    ...reaching('postgres'),
     certificate: 'set DATABASE_CA_FILE (or sslrootcert= in DATABASE_URL) to the CA that issued it',
     hostname: 'use the host name its certificate was issued for, or sslmode=verify-ca',
     tls: 'the server and sslmode in DATABASE_URL disagree about TLS',
     authentication: 'check the user and password in DATABASE_URL (and the server’s pg_hba rules)',
   },
   redis: {
+    ...reaching('redis'),
     certificate: 'set REDIS_CA_FILE to the CA that issued its certificate',
     hostname: 'use the host name its certificate was issued for in REDIS_URL',
     tls: 'check that REDIS_URL says rediss:// only for a server that serves TLS',

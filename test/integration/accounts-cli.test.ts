@@ -104,6 +104,18 @@ describe('admin CLI', () => {
     });
   });
 
+  // The store's commands refuse an unreachable Postgres with the API's start-up line (what, where,
+  // what to check); they printed the driver's "connect ECONNREFUSED" alone.
+  it('an unreachable Postgres: the start-up line, exit 1', async () => {
+    const { code, report } = await cliJson(['account', 'create', '--plan', 'free'], {
+      databaseUrl: 'postgresql://postgres@127.0.0.1:1/nowhere',
+    });
+    expect(code).toBe(1);
+    expect(String(report.error)).toMatch(
+      /^start-up failed: postgres \(postgresql:\/\/127\.0\.0\.1:1\/nowhere\): connection refused: .*; check that it runs and that DATABASE_URL names its host and port$/,
+    );
+  });
+
   it('refuses a bad flag value with exit status 2 and a JSON error', async () => {
     const res = await cli('account', 'create', '--plan', 'gold');
     expect(res).toEqual({ code: 2, out: { ok: false, error: expect.stringMatching(/--plan/) } });

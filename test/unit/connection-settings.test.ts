@@ -200,6 +200,20 @@ describe('refusals, named', () => {
     );
     expect(line).not.toContain('\n');
   });
+
+  // operations.md: the line says what to check; a refused or unanswered connection said nothing.
+  it.each([
+    ['postgres', 'refused', 'check that it runs and that DATABASE_URL names its host and port'],
+    ['opensearch', 'unreachable', 'check the host name in OPENSEARCH_URL'],
+    ['postgres', 'timeout', "check that DATABASE_URL's host and port are reachable from here"],
+  ] as const)('%s %s: says what to check', (upstream, reason, hint) => {
+    const err = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(upstreamRefused(upstream, 'postgresql://127.0.0.1:1/x', reason, err).message).toContain(
+      `; ${hint}`,
+    );
+  });
 });
 
 describe('secrets in logs', () => {
