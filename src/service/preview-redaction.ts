@@ -33,13 +33,14 @@ function characterForms(c: string): string {
   if (/[\p{L}\p{N}]/u.test(c)) return regExpLiteral(c);
   const code = c.codePointAt(0) ?? 0;
   const hex = code.toString(16).padStart(2, '0');
-  const forms = [c, `\\u${hex.padStart(4, '0')}`, `&#x0*${hex};`, `&#0*${code};`];
-  if (code < 0x80) forms.push(`%${hex}`);
-  if (c === '/') forms.push('\\/');
-  if (c === '&') forms.push('&amp;');
-  if (c === '-') forms.push(...HYPHENS);
-  const literal = (form: string) => (form.includes('0*') ? form : regExpLiteral(form));
-  return `(?:${forms.map(literal).join('|')})`;
+  const texts = [c, `\\u${hex.padStart(4, '0')}`];
+  if (code < 0x80) texts.push(`%${hex}`);
+  if (c === '/') texts.push('\\/');
+  if (c === '&') texts.push('&amp;');
+  if (c === '-') texts.push(...HYPHENS);
+  // Numeric entities may pad with zeros (`&#x002F;`, `&#047;`).
+  const entities = [`&#x0*${hex};`, `&#0*${code};`];
+  return `(?:${[...texts.map(regExpLiteral), ...entities].join('|')})`;
 }
 
 /** A hidden value as a pattern that finds it however its punctuation is escaped. */

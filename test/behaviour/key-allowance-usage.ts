@@ -98,6 +98,14 @@ export function keyAllowanceBehaviour(start: () => Promise<KeyAllowanceWorld>): 
     });
     expect(unchanged.status).toBe(304);
     expect(figures(unchanged)).toEqual({ limit: '2', used: '2', remaining: '0' });
+    // max_new=0 serves the repeats before the first new record, and that page revalidates too.
+    const cut = await get('/v1/opportunities?limit=3&max_new=0', limited);
+    expect(cut.status).toBe(200);
+    expect(Array.isArray(cut.body.data) ? cut.body.data.length : -1).toBe(2);
+    const cutAgain = await get('/v1/opportunities?limit=3&max_new=0', limited, {
+      'If-None-Match': cut.h('etag') ?? '',
+    });
+    expect(cutAgain.status).toBe(304);
     // A detail of a record already delivered.
     const [first] = Array.isArray(repeats.body.data) ? repeats.body.data : [];
     const detail = await get(`/v1/opportunities/${first?.id ?? ''}`, limited);
