@@ -163,7 +163,7 @@ describe('methods (contract §5.11)', () => {
     '/readyz',
     '/metrics',
   ];
-  const OTHERS = ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND'];
+  const OTHERS = ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND', 'OPTIONS'];
 
   async function raw(method: string, path: string, headers: Record<string, string> = {}) {
     const head = [
@@ -217,12 +217,6 @@ describe('methods (contract §5.11)', () => {
       expect(body.error.request_id).toBe(res.headers['x-request-id']);
     },
   );
-
-  it.each([...METERED, ...FREE])('OPTIONS %s → 204 with the same Allow', async (path) => {
-    const res = await raw('OPTIONS', path);
-    expect(res.status).toBe(204);
-    expect(res.headers.allow).toBe(METERED.includes(path) ? 'GET' : 'GET, HEAD');
-  });
 
   it('/mcp keeps its own answer: POST only', async () => {
     for (const method of ['GET', 'DELETE', 'PUT']) {

@@ -4,7 +4,8 @@ import { ApiError } from '../../domain/errors';
 // contract §5.11: which methods each known path takes, decided before authentication or any work.
 // HEAD is never metered: on a metered path it is 405 (Allow: GET); on a free path express answers
 // it as the GET without a body. Any other method on a known path is 405 with Allow and the
-// envelope, not the 404 of an unknown route; OPTIONS answers 204 with the same Allow.
+// envelope, not the 404 of an unknown route. OPTIONS is one of those: the API serves no browser
+// preflight (keys stay server-side, contract §14.2), so it is refused like any other method.
 // /mcp keeps its own method handling (mcp/http.ts).
 
 const METERED = 'GET';
@@ -25,16 +26,11 @@ export function allowedMethods(path: string): string | undefined {
   return PATHS.find(([pattern]) => pattern.test(path))?.[1];
 }
 
-export function methodGuard(req: Request, res: Response, next: NextFunction): void {
+export function methodGuard(req: Request, _res: Response, next: NextFunction): void {
   if (req.method === 'GET') return next();
   const allow = allowedMethods(req.path);
   if (allow === undefined) return next();
   if (req.method === 'HEAD' && allow === FREE) return next();
-  res.setHeader('Allow', allow);
-  if (req.method === 'OPTIONS') {
-    res.status(204).end();
-    return;
-  }
   const err = new ApiError(
     'method_not_allowed',
     `This path takes ${allow.replace(', ', ' and ')} only.`,

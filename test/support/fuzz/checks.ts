@@ -209,7 +209,6 @@ export function checkLedger(
   }
   const spent = spentBetween(before, after);
   if (spent.length > 1) fail(`${spent.length} request ids spent by one request`, req, reply);
-  // (GET only: express answers OPTIONS itself with 200 and the allowed methods.)
   const served = delivering && req.method === 'GET';
   if (served && ['list', 'detail', 'changes'].includes(req.endpoint) && spent.length !== 1) {
     fail('a served list, detail or feed page spent no request id', req, reply);
