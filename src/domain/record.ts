@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ISO_CURRENCY_CODES } from './currencies';
 import { ISO_COUNTRY_CODES } from './filters/countries';
 import {
   Actionability,
@@ -66,7 +67,12 @@ export const Rate = z
   .strictObject({
     min: z.number().nonnegative().nullable(),
     max: z.number().nonnegative().nullable(),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217, upper case'),
+    // A refinement, not an enum: the published record schema (OpenAPI, MCP output) stays a
+    // three-letter pattern instead of growing by 180 values on every tool listing.
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'ISO 4217, upper case')
+      .refine((code) => ISO_CURRENCY_CODES.has(code), 'ISO 4217: an assigned code'),
     unit: RateUnit,
   })
   .refine((r) => r.min !== null || r.max !== null, { message: 'min and max cannot both be null' })
