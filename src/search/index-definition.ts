@@ -68,6 +68,7 @@ const ADDED_IN: Record<number, string> = {
   8: 'C++, C# and F# as terms of their own in keyword search (q=c++ also matches C and C#), and accents written as combining characters folded',
   9: 'a colon between two words separating them in keyword search (q=python misses "Contract:Python")',
   10: 'accents of Greek and Cyrillic letters folded in keyword search (q=προγραμματιστης misses "Προγραμματιστής")',
+  11: 'plurals that KStem keeps folded in keyword search (q=game misses "Games", q=resource misses "Human Resources")',
 };
 
 /** The last mapping version that added document fields: an older strict mapping refuses them. */

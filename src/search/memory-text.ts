@@ -6,8 +6,9 @@ import { repositorySynonyms, synonymMap } from './synonyms';
 // engine's analysis (index-mappings/opportunities.json) that agrees with it on plain cases, which
 // test/integration/index-contract.test.ts checks: word tokens (letters, digits, inner dots and
 // apostrophes: node.js stays one token as with the standard tokenizer), possessives dropped, lower
-// case, accents folded, plurals stemmed (the engine's KStem does more; the fixture avoids the
-// difference), and the repository's synonyms expanded on the query side.
+// case, accents folded, plurals of words longer than four letters stemmed (the engine runs KStem
+// before that, which does more; the fixture avoids the difference), and the repository's synonyms
+// expanded on the query side.
 
 const TOKEN = /[\p{L}\p{N}_]+(?:[.'’][\p{L}\p{N}_]+)*/gu;
 const FOLDED: Record<string, string> = {
@@ -73,10 +74,14 @@ function preTokens(text: string): string[] {
   );
 }
 
-/** Plural stripping (Lucene's English minimal stemmer). */
+/**
+ * Plural stripping (Lucene's English minimal stemmer), as the engine's english_plurals filter does
+ * it: not on words of four letters or fewer (its short_words marker), where an s is as often part
+ * of a name (ios, aws, news) as a plural.
+ */
 export function stem(token: string): string {
   const n = token.length;
-  if (n < 3 || !token.endsWith('s')) return token;
+  if (n <= 4 || !token.endsWith('s')) return token;
   const before = token[n - 2];
   if (before === 'u' || before === 's') return token;
   if (before === 'e') {

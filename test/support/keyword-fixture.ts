@@ -49,6 +49,13 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'Προγραμματιστής Kiwi' },
   { title: 'ΑΡΧΙΤΈΚΤΟΝΑΣ Dingo' },
   { title: 'Архитектор Йошкар' },
+  // Plurals that KStem leaves alone (its dictionary holds them as words), and short words whose s
+  // is not a plural.
+  { title: 'Mobile Games Tester' },
+  { title: 'Game Economy Designer' },
+  { title: 'Human Resources Partner' },
+  { title: 'iOS Artisan' },
+  { title: 'IO Scheduler Tinkerer' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
@@ -251,6 +258,12 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ['a colon between words separates them', 'kotlin', ['Contract:Kotlin Wrangler']],
   ['either side of the colon', 'contract wrangler', ['Contract:Kotlin Wrangler']],
   ['the colon as typed', 'contract:kotlin', ['Contract:Kotlin Wrangler']],
+  // English stemming beyond KStem's dictionary: a plural it keeps as a word of its own.
+  ['stemming: game matches games', 'game', ['Mobile Games Tester', 'Game Economy Designer']],
+  ['stemming: games matches game', 'games', ['Mobile Games Tester', 'Game Economy Designer']],
+  ['stemming: resource matches resources', 'resource', ['Human Resources Partner']],
+  ['a short word keeps its s: ios is not io', 'ios', ['iOS Artisan']],
+  ['a short word keeps its s: io is not ios', 'io', ['IO Scheduler Tinkerer']],
 ];
 
 /** Queries that must never fail (400 or 5xx): punctuation, operators in odd places. */
