@@ -20,6 +20,19 @@ const urlCore = (url: string) =>
     .replace(/^www\./i, '')
     .replace(/\/+$/, '');
 
+/**
+ * The forms text quotes a URL by: whole, without its `#fragment`, without its
+ * `?query` (a posting's link with its tracking parameters is quoted as its path). A shorter form
+ * that is only a host is not one: a host names a site, perhaps the employer's own, not a posting.
+ */
+function urlForms(url: string): string[] {
+  const whole = urlCore(url);
+  const noFragment = urlCore(whole.split('#')[0] ?? '');
+  const noQuery = urlCore(noFragment.split('?')[0] ?? '');
+  const cuts = [noFragment, noQuery].filter((form) => form !== whole && form.includes('/'));
+  return [whole, ...cuts].filter((form) => form !== '');
+}
+
 /** The hyphens a text may write for `-` (U+2010 hyphen, U+2011 non-breaking hyphen). */
 const HYPHENS = ['\u2010', '\u2011'];
 
@@ -69,7 +82,10 @@ class HiddenValues {
       .filter((id): id is string => typeof id === 'string' && id !== '');
     this.exact = new Set(ids.map((id) => id.toLowerCase()));
     const parts = [
-      ...urls.map((u) => `${START}${escapedLiteral(urlCore(u))}`),
+      // Longest first: where two forms start at one place, the longer is replaced whole.
+      ...[...new Set(urls.flatMap(urlForms))]
+        .sort((a, b) => b.length - a.length)
+        .map((u) => `${START}${escapedLiteral(u)}`),
       // A whole token: `2041` is not hidden inside `20417` or `v2041a`.
       ...ids
         .filter((id) => id.length >= MIN_ID_IN_TEXT)

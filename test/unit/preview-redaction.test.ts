@@ -142,3 +142,62 @@ it('replaces an escaped mention in a free-text field, and keeps text around it',
   );
   expect(shown.title).toBe('Auditor (see …) contract');
 });
+
+// A posting's link is stored with its tracking query or form anchor, and quoted without them.
+describe('a URL quoted without its query or fragment', () => {
+  const TRACKED =
+    'https://jobs.acme-leak.example/p/senior-platform-engineer-berlin?utm_source=agg&ref=77';
+  const tracked = (overrides: Parameters<typeof makeRecord>[0] = {}) => {
+    const base = record();
+    return record({
+      canonical_url: TRACKED,
+      application_url:
+        'https://jobs.acme-leak.example/p/senior-platform-engineer-berlin/apply#form',
+      sources: [{ ...sourceOf(base), url: TRACKED }],
+      ...overrides,
+    });
+  };
+  const leaks = (text: string) =>
+    ['acme-leak.example/p', 'senior-platform-engineer-berlin'].filter((h) =>
+      text.toLowerCase().includes(h),
+    );
+
+  it.each([
+    ['without its query', 'Full posting: jobs.acme-leak.example/p/senior-platform-engineer-berlin'],
+    [
+      'without its fragment',
+      'Apply: https://jobs.acme-leak.example/p/senior-platform-engineer-berlin/apply',
+    ],
+    [
+      'with another query',
+      'See jobs.acme-leak.example/p/senior-platform-engineer-berlin?utm_source=x',
+    ],
+  ])('leaves out an evidence item quoting it %s', (_label, excerpt) => {
+    const kept = quote('C2C welcome');
+    const shown = redactForPreview(tracked({ evidence: [quote(excerpt), kept] }));
+    expect(shown.evidence).toEqual([kept]);
+    expect(leaks(JSON.stringify(shown))).toEqual([]);
+  });
+
+  it('replaces the whole quoted path in free text, the longer form first', () => {
+    const shown = redactForPreview(
+      tracked({
+        title: 'Platform Engineer (jobs.acme-leak.example/p/senior-platform-engineer-berlin/apply)',
+      }),
+    );
+    expect(shown.title).toBe('Platform Engineer (…)');
+  });
+
+  it('does not hide the bare host a query-only URL leaves', () => {
+    const base = record();
+    const shown = redactForPreview(
+      record({
+        canonical_url: 'https://acme-host.example/?job=55',
+        application_url: null,
+        sources: [{ ...sourceOf(base), url: null }],
+        employer: 'acme-host.example',
+      }),
+    );
+    expect(shown.employer).toBe('acme-host.example');
+  });
+});
