@@ -8,7 +8,7 @@ import { docsRoutes } from '../http/routes/docs';
 import { healthRoutes } from '../http/routes/health';
 import { refuseKeyInQuery } from '../http/middleware/key-in-query';
 import { llmsRoutes } from '../http/routes/llms';
-import { metricsRoutes, requestMetrics } from '../http/routes/metrics';
+import { metricsRoutes, metricsServed, requestMetrics } from '../http/routes/metrics';
 import { openApiRoutes } from '../http/routes/openapi';
 import { opportunityRoutes } from '../http/routes/opportunities';
 import { previewRoutes } from '../http/routes/preview';
@@ -58,7 +58,7 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(requestLog(settings.logger));
   app.use(requestMetrics);
   // contract §5.11: the method is checked before any key is looked up or anything metered.
-  app.use(methodGuard);
+  app.use(methodGuard({ metrics: metricsServed(settings.env) }));
   // The routes' paths are disjoint, so their order is only what each request walks past before its
   // own: the busiest (the authenticated reads and the tool protocol) come first.
   app.use(opportunityRoutes(settings, auth, reads));

@@ -285,6 +285,15 @@ describe('in production mode (contract §22.7.3)', () => {
         expect(res.status).toBe(404);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
       }
+      // Nor named by another method: a 405 with Allow would tell there is a route to GET.
+      for (const method of ['HEAD', 'POST', 'DELETE', 'OPTIONS']) {
+        const res = await fetch(`${app.url}/metrics`, { method });
+        expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({
+          method,
+          status: 404,
+          allow: null,
+        });
+      }
     } finally {
       await app.close();
     }

@@ -17,24 +17,42 @@ const PATHS: readonly (readonly [RegExp, string])[] = [
   [/^\/v1\/opportunities(\/changes)?\/?$/i, METERED],
   [/^\/v1\/opportunities\/[^/]+\/?$/i, METERED],
   [/^\/v1\/(usage|taxonomy\/occupations|openapi\.json|preview\/opportunities)\/?$/i, FREE],
-  [/^\/(healthz|readyz|metrics|llms\.txt|docs|docs\/init\.js)\/?$/i, FREE],
+  [/^\/(healthz|readyz|llms\.txt|docs|docs\/init\.js)\/?$/i, FREE],
   [/^\/docs\/assets\/[^/]+\/?$/i, FREE],
 ];
 
+/** /metrics, a known path only where it is served (not in production without a token). */
+const METRICS = /^\/metrics\/?$/i;
+
+/** Which optional paths this app serves. */
+export interface ServedPaths {
+  metrics: boolean;
+}
+
 /** The Allow header of a known path, or undefined for a path the app does not serve. */
-export function allowedMethods(path: string): string | undefined {
+export function allowedMethods(
+  path: string,
+  served: ServedPaths = { metrics: true },
+): string | undefined {
+  if (METRICS.test(path)) return served.metrics ? FREE : undefined;
   return PATHS.find(([pattern]) => pattern.test(path))?.[1];
 }
 
-export function methodGuard(req: Request, _res: Response, next: NextFunction): void {
-  if (req.method === 'GET') return next();
-  const allow = allowedMethods(req.path);
-  if (allow === undefined) return next();
-  if (req.method === 'HEAD' && allow === FREE) return next();
-  const err = new ApiError(
-    'method_not_allowed',
-    `This path takes ${allow.replace(', ', ' and ')} only.`,
-  );
-  err.headers = { Allow: allow };
-  next(err);
+/**
+ * The guard for an app serving `served`: a path it does not serve stays the 404 of an unknown
+ * route whatever the method, so a 405 never names a route that a GET would not find.
+ */
+export function methodGuard(served: ServedPaths) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (req.method === 'GET') return next();
+    const allow = allowedMethods(req.path, served);
+    if (allow === undefined) return next();
+    if (req.method === 'HEAD' && allow === FREE) return next();
+    const err = new ApiError(
+      'method_not_allowed',
+      `This path takes ${allow.replace(', ', ' and ')} only.`,
+    );
+    err.headers = { Allow: allow };
+    next(err);
+  };
 }

@@ -27,7 +27,7 @@ export function requestMetrics(req: Request, res: Response, next: NextFunction):
 export function metricsRoutes(env: Env): Router {
   const router = Router();
   const token = env.METRICS_TOKEN;
-  if (token === undefined && isProduction(env)) return router;
+  if (!metricsServed(env)) return router;
   router.get('/metrics', async (req, res, next) => {
     if (token !== undefined && !bearerMatches(req.get('authorization'), token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
@@ -47,6 +47,11 @@ export function metricsRoutes(env: Env): Router {
     res.send(text);
   });
   return router;
+}
+
+/** Whether /metrics is served at all: not in production without a token. */
+export function metricsServed(env: Env): boolean {
+  return env.METRICS_TOKEN !== undefined || !isProduction(env);
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
