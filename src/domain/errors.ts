@@ -106,6 +106,9 @@ export function shownName(name: string): string {
   return unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
 }
 
+/** A value the caller sent, as a message shows it: as shownName (a key hidden, cut), JSON-quoted. */
+export const quoteValue = (value: string): string => JSON.stringify(shownName(value));
+
 /** A detail id that is not a uuid (the path segment, or the MCP tool's `id`). */
 export const badOpportunityId = (id?: unknown) =>
   id === undefined

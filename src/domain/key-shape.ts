@@ -14,3 +14,11 @@ export const CARRIES_KEY = /oppk_[A-Za-z0-9]{32}/i;
 export function redactKeys(text: string): string {
   return text.replace(/oppk_[A-Za-z0-9]+/gi, 'oppk_[redacted]');
 }
+
+/** Whether a query value (a string, or what a parser made of a repeated or bracketed name) holds a key. */
+export function holdsKey(value: unknown): boolean {
+  if (typeof value === 'string') return CARRIES_KEY.test(value);
+  if (Array.isArray(value)) return value.some(holdsKey);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsKey);
+  return false;
+}

@@ -167,6 +167,20 @@ describe('a key in the query string', () => {
     },
   );
 
+  it.each([
+    ['/v1/opportunities', 'level'],
+    ['/v1/opportunities', 'q'],
+    ['/v1/opportunities/count', 'normalized_title'],
+    ['/v1/opportunities/count', 'group_by'],
+  ])(
+    'as the value of a parameter %s reads (%s=oppk_…): refused, never echoed',
+    async (path, name) => {
+      const res = await get(ctx.baseUrl, `${path}?${name}=${SECRET}`, { key: reader.key });
+      expectError(res, 400, 'invalid_filter', { parameter: name, reason: 'unknown_parameter' });
+      expect(res.text).not.toContain(SECRET);
+    },
+  );
+
   it('leaves the other parameters of those endpoints ignored (a probe of its own)', async () => {
     expect((await get(ctx.baseUrl, '/healthz?probe=1')).status).toBe(200);
   });

@@ -227,3 +227,27 @@ it('counts the length of free text in code points', () => {
     300,
   );
 });
+
+// contract §6.14: a key as the value of a known parameter is refused as a key in the query string
+// is, whatever the parameter, and never shown back (in a message or in applied_filters).
+describe('a key pasted as a parameter value', () => {
+  const SECRET = 'oppk_ThisLooksLikeAKeyAndMustNeverBeEchoed0123';
+  it.each(['level', 'q', 'city', 'country', 'fields', 'sort', 'job_family'])(
+    '%s=oppk_… → 400 invalid_filter unknown_parameter, the key not shown',
+    (name) => {
+      const err = apiErrorOf(() =>
+        parseRestQuery('list', { [name]: `x ${SECRET}` }, { taxonomy, maxPageSize: 100 }),
+      );
+      expect({ status: err.status, code: err.code, details: err.details }).toEqual({
+        status: 400,
+        code: 'invalid_filter',
+        details: { parameter: name, reason: 'unknown_parameter' },
+      });
+      expect(err.message).not.toContain(SECRET);
+    },
+  );
+
+  it('a cursor is not looked into: it stays a cursor, checked as one later', () => {
+    expect(() => parse('list', { cursor: `a${SECRET}b` })).not.toThrow();
+  });
+});

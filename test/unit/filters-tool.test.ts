@@ -295,3 +295,18 @@ it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {
   expect(ISO_COUNTRY_CODES.has('US') && ISO_COUNTRY_CODES.has('GB')).toBe(true);
   expect(ISO_COUNTRY_CODES.has('ZQ') || ISO_COUNTRY_CODES.has('UK')).toBe(false);
 });
+
+// contract §6.14: a key pasted into an argument is never shown back in a message.
+describe('a key pasted as an argument value', () => {
+  const SECRET = 'oppk_ThisLooksLikeAKeyAndMustNeverBeEchoed0123';
+  it.each<[string, Args]>([
+    ['level', { level: [SECRET] }],
+    ['country', { country: SECRET }],
+    ['fields', { fields: [SECRET] }],
+    ['sort', { sort: SECRET }],
+  ])('%s: refused without the key in the message', (_name, args) => {
+    const err = apiErrorOf(() => parseToolArgs('list', args, ctx));
+    expect(err.message).not.toContain(SECRET);
+    expect(err.message).toContain('oppk_[redacted]');
+  });
+});

@@ -2,6 +2,7 @@ import {
   ApiError,
   invalidFilter,
   malformedCursor,
+  quoteValue,
   unknownParameter,
   validationError,
 } from '../errors';
@@ -37,9 +38,8 @@ import { normalizeQuery } from './keyword-query';
 // identical rules and codes (contract §6, §9.2, §21.6). The adapters only differ in how a raw value is
 // coerced (text vs JSON types) and in what counts as a repeated parameter.
 
-/** A short, safe rendering of a caller's value for messages. */
-export const quote = (value: string): string =>
-  JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+/** A short, safe rendering of a caller's value for messages (a pasted key hidden). */
+const quote = quoteValue;
 
 /**
  * Name-level checks, before any value is read: an unknown name (which includes `api_key` and

@@ -1,14 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { KEY_LIKE_PARAMETERS } from '../../adapter/authenticate';
 import { unknownParameter } from '../../domain/errors';
-import { CARRIES_KEY } from '../../domain/key-shape';
-
-function carriesKey(value: unknown): boolean {
-  if (typeof value === 'string') return CARRIES_KEY.test(value);
-  if (Array.isArray(value)) return value.some(carriesKey);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(carriesKey);
-  return false;
-}
+import { holdsKey } from '../../domain/key-shape';
 
 /**
  * contract §6.14: a key in the query string is an unknown parameter on every endpoint, those that
@@ -16,11 +9,12 @@ function carriesKey(value: unknown): boolean {
  * like a key, or whose name or value holds one, is refused like any unknown parameter (its name
  * echoed with the key hidden: domain/errors.ts unknownParameter), and never read. Their other
  * parameters stay ignored, so that a probe or a scraper adding one of its own keeps working. The
- * routes that read parameters refuse every unknown one themselves.
+ * routes that read parameters refuse every unknown one themselves, and a key as the value of one
+ * they know (domain/filters/parse-query.ts).
  */
 export function refuseKeyInQuery(req: Request, _res: Response, next: NextFunction): void {
   for (const [name, value] of Object.entries(req.query)) {
-    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || carriesKey(name) || carriesKey(value)) {
+    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || holdsKey(name) || holdsKey(value)) {
       next(unknownParameter(name));
       return;
     }
