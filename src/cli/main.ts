@@ -12,6 +12,7 @@ import {
 import { commands } from './commands';
 import { commandHelp, overview } from './help';
 import { ProgressReporter } from './progress-reporter';
+import { upstreamSaid } from '../infra/upstream-refusal';
 
 // `npm run cli -- COMMAND [args] [--json]` (contract §22.9). With --json, exactly one JSON object is
 // printed on stdout; logs and progress lines go to stderr.
@@ -101,7 +102,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(json ? JSON.stringify(result) + '\n' : formatHuman(result));
     return failed ? 1 : 0;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    // The engine's own answer (`HTTP 413: ...`), not its client's bare "Response Error".
+    const engine = (err as { name?: unknown } | null)?.name === 'ResponseError';
+    const message = engine
+      ? `the search engine refused: ${upstreamSaid(err)}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
     if (json) process.stdout.write(JSON.stringify({ ok: false, error: message }) + '\n');
     else console.error(`error: ${message}`);
     return err instanceof UsageError || err instanceof ConfigError ? 2 : 1;

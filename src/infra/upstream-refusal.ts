@@ -151,7 +151,7 @@ export function refusalReason(err: unknown, signed = false): RefusalReason | und
 }
 
 /** What the upstream said, on one line, without secrets, short. */
-function detail(err: unknown): string {
+export function upstreamSaid(err: unknown): string {
   const e = err as ErrorLike;
   const body = e.meta?.body;
   let said = e.message ?? String(err);
@@ -194,7 +194,7 @@ export function upstreamRefused(
   return new UpstreamRefusedError(
     upstream,
     reason,
-    `start-up failed: ${upstream} (${target}): ${SUMMARY[reason]}: ${detail(err)}` +
+    `start-up failed: ${upstream} (${target}): ${SUMMARY[reason]}: ${upstreamSaid(err)}` +
       (hint ? `; ${hint}` : ''),
   );
 }

@@ -67,29 +67,73 @@ interface BulkItemResult {
 }
 
 /**
- * Sends the operations; resends those refused with 429 until none are left or the attempts run
- * out. Any other item failure (a mapping error, say) is thrown: retrying cannot fix it. A delete
- * of a document that is not there is not a failure.
+ * The most one bulk request carries. The engine refuses a request over its
+ * `http.max_content_length` (100 MB by default) whole, with a 413 that no retry can fix: 2,000
+ * records of a sync batch at their bounds (contract §2.7), their text escaped to ASCII, came to
+ * 112 MB, and the sync stopped there for good. A document larger than this goes alone.
+ */
+export const MAX_BULK_BYTES = 8 * 1024 * 1024;
+
+/** One operation as the lines of a bulk body, serialized once however often it is sent. */
+const linesOf = (op: BulkOperation): string =>
+  op.document === undefined
+    ? `${JSON.stringify(op.action)}\n`
+    : `${JSON.stringify(op.action)}\n${JSON.stringify(op.document)}\n`;
+
+/** The operations in order, cut into runs whose bodies stay within maxBytes (each run one at least). */
+function runsOf(lines: string[], maxBytes: number): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  let bytes = 0;
+  lines.forEach((text, i) => {
+    const size = Buffer.byteLength(text);
+    if (run.length > 0 && bytes + size > maxBytes) {
+      runs.push(run);
+      run = [];
+      bytes = 0;
+    }
+    run.push(i);
+    bytes += size;
+  });
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/**
+ * Sends the operations, in requests of at most `maxBytes` each, in order; resends those refused
+ * with 429 until none are left or the attempts run out. Any other item failure (a mapping error,
+ * say) is thrown: retrying cannot fix it. A delete of a document that is not there is not a
+ * failure.
  */
 export async function bulkWithRetry(
   search: Pick<Client, 'bulk'>,
   operations: BulkOperation[],
   policy: RetryPolicy = BULK_RETRY,
+  maxBytes: number = MAX_BULK_BYTES,
 ): Promise<void> {
-  let pending = operations;
+  const lines = operations.map(linesOf);
+  for (const run of runsOf(lines, maxBytes)) await sendRun(search, lines, run, policy);
+}
+
+/** One request's operations (by index into `lines`), with their 429s sent again. */
+async function sendRun(
+  search: Pick<Client, 'bulk'>,
+  lines: string[],
+  run: number[],
+  policy: RetryPolicy,
+): Promise<void> {
+  let pending = run;
   for (let attempt = 1; pending.length; attempt++) {
-    const body = pending.flatMap((op) =>
-      op.document === undefined ? [op.action] : [op.action, op.document],
-    );
+    const body = pending.map((i) => lines[i]).join('');
     const res = await withRetries(() => search.bulk({ body: body as never }), policy);
     if (!res.body.errors) return;
     const items = res.body.items.map((item) => Object.values(item)[0] as BulkItemResult);
-    const refused: BulkOperation[] = [];
+    const refused: number[] = [];
     const failures: BulkItemResult[] = [];
     items.forEach((r, i) => {
       if (!r?.error || (r.status === 404 && r.result === 'not_found')) return;
       const op = pending[i];
-      if (r.status === 429 && op) refused.push(op);
+      if (r.status === 429 && op !== undefined) refused.push(op);
       else failures.push(r);
     });
     if (failures.length) {

@@ -58,13 +58,19 @@ const op = (id: string) => ({
   document: { id },
 });
 
+/** The ids of a bulk body's actions, in order (its lines alternate action and document). */
+const actionIds = (body: string) =>
+  body
+    .trimEnd()
+    .split('\n')
+    .filter((_, i) => i % 2 === 0)
+    .map((line) => (JSON.parse(line) as { index: { _id: string } }).index._id);
+
 it('resends only the documents refused with 429', async () => {
   const sent: string[][] = [];
   const search = {
-    bulk: jest.fn(async ({ body }: { body: unknown[] }) => {
-      const ids = body
-        .filter((_, i) => i % 2 === 0)
-        .map((a) => (a as { index: { _id: string } }).index._id);
+    bulk: jest.fn(async ({ body }: { body: string }) => {
+      const ids = actionIds(body);
       sent.push(ids);
       const refuse = sent.length === 1 ? new Set(['b', 'c']) : new Set<string>();
       return {
@@ -113,4 +119,31 @@ it('a delete of a missing document is not a failure', async () => {
   await expect(
     bulkWithRetry(search as never, [{ action: { delete: { _index: 'i', _id: 'x' } } }], policy),
   ).resolves.toBeUndefined();
+});
+
+it('cuts the operations into requests of at most maxBytes, in order, one document at least', async () => {
+  const bodies: string[] = [];
+  const search = {
+    bulk: async ({ body }: { body: string }) => {
+      bodies.push(body);
+      return { body: { errors: false, items: [] } };
+    },
+  };
+  const big = (id: string) => ({ ...op(id), document: { id, text: 'x'.repeat(300) } });
+  await bulkWithRetry(
+    search as never,
+    [op('a'), big('b'), op('c'), big('d'), op('e')],
+    policy,
+    410,
+  );
+  // a and b are 402 bytes together; c would pass 410.
+  expect(bodies.map(actionIds)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  for (const body of bodies) {
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(410);
+    expect(body.endsWith('\n')).toBe(true);
+  }
+  // One document over the bound is still sent, alone.
+  bodies.length = 0;
+  await bulkWithRetry(search as never, [op('a'), big('b')], policy, 100);
+  expect(bodies.map(actionIds)).toEqual([['a'], ['b']]);
 });
