@@ -21,7 +21,14 @@ import {
 // The public opportunity record: contract §2.1 plus `evidence` (§2.5). This one schema
 // validates imports, types the code and describes responses in the OpenAPI document.
 
-const dateTime = z.iso.datetime({ offset: true });
+// An instant of the years 0001-9999 once in UTC (contract §2.7): what the store's timestamptz
+// takes (year 0000 made Postgres refuse the whole import batch) and what a served UTC text can
+// write in four digits (9999-12-31T23:30-01:00 is in year 10000). A refinement, so the published
+// schema stays the date-time format.
+const dateTime = z.iso.datetime({ offset: true }).refine((text) => {
+  const year = new Date(text).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}, 'a date-time of the years 0001 to 9999 in UTC');
 // contract §2.7.1: absolute http(s) URLs only; `javascript:`, `data:`, `ftp:`... are refused on import
 // (a client may render these as links). The pattern repeats the rule for the JSON Schema readers.
 const url = z

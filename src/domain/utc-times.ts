@@ -17,7 +17,8 @@ export function utcDateTime(text: string): string {
   const fraction = written.slice(0, 4);
   if (/^z$/i.test(offset)) return `${wholeSeconds}${fraction}Z`;
   const instant = new Date(`${wholeSeconds}${offset}`).toISOString();
-  // A year beyond 0000-9999 once in UTC (0000-01-01T00:30+01:00) has no four-digit form: as written.
+  // A year beyond 0000-9999 once in UTC has no four-digit form: as written (the record schema
+  // refuses such a time on import, so only a text from elsewhere gets here).
   if (!/^\d{4}-/.test(instant)) return text;
   return `${instant.slice(0, 19)}${fraction}Z`;
 }

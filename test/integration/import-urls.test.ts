@@ -76,6 +76,22 @@ describe('import', () => {
     expect(stored.rows.map((r) => r.id)).toEqual([good.id]);
   });
 
+  // contract §2.7.3: a time the store cannot hold (year 0000) was not a bad line: Postgres refused
+  // it inside the batch's transaction, and the import ended with no line of the batch written.
+  it('reports a date-time outside the years 0001-9999 as a bad line, and imports the rest', async () => {
+    await ctx.deps.pool.query('DELETE FROM opportunities');
+    const good = [makeRecord(), makeRecord()];
+    const year0 = makeRecord({ published_at: '0000-06-01T00:00:00Z' });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-years-')), 'years.ndjson');
+    writeFileSync(file, [...good, year0].map((r) => JSON.stringify(r)).join('\n'));
+    const report = await importNdjson(ctx.deps, file, undefined, { sync: false });
+    expect(report).toMatchObject({ ok: false, valid: 2 });
+    expect(report.rejected.map((r) => r.line)).toEqual([3]);
+    expect(report.rejected[0]?.errors.join()).toMatch(/published_at: .*0001 to 9999/);
+    const stored = await ctx.deps.pool.query<{ id: string }>('SELECT id FROM opportunities');
+    expect(stored.rows.map((r) => r.id).sort()).toEqual(good.map((r) => r.id).sort());
+  });
+
   // A file saved with a byte order mark (as Windows tools write them) reads its first line.
   it('takes a first line that starts with a UTF-8 byte order mark', async () => {
     const record = makeRecord();

@@ -30,3 +30,16 @@ describe('record codes', () => {
     expect(Opportunity.safeParse(withCountry('ZQ')).success).toBe(false);
   });
 });
+
+describe('record date-times', () => {
+  it.each([
+    ['0000-06-01T00:00:00Z', false],
+    ['0000-01-01T00:30:00+01:00', false],
+    ['9999-12-31T23:30:00-01:00', false],
+    ['0001-01-01T00:00:00Z', true],
+    ['9999-12-31T23:59:59.999Z', true],
+    ['2026-10-01T12:00:00+02:00', true],
+  ])('changed_at %s accepted: %s', (changedAt, ok) => {
+    expect(Opportunity.safeParse(makeRecord({ changed_at: changedAt })).success).toBe(ok);
+  });
+});
