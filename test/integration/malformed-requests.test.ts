@@ -25,10 +25,25 @@ describe.each([
     '/v1/opportunities/%E0%A4%A',
     '/v1/opportunities/%C0%AF',
     '/v1/opportunities/abc%FF',
-  ])('GET %s → 422 validation_error naming opportunity_id', async (path) => {
-    const res = await call(path);
-    expectError(res, 422, 'validation_error', { parameter: 'opportunity_id' });
-  });
+  ])(
+    'GET %s → a detail request like any: 401 without a key, else 422 naming opportunity_id',
+    async (path) => {
+      const res = await call(path);
+      if (!withKey) {
+        expectError(res, 401, 'missing_api_key');
+        return;
+      }
+      // The id was sent and is not a uuid (not "missing"), found after the key was accepted: the
+      // usage and rate-limit headers come with it, as on /v1/opportunities/abc.
+      expectError(res, 422, 'validation_error', {
+        parameter: 'opportunity_id',
+        reason: 'bad_format',
+      });
+      expect(res.body.error.message).toBe('opportunity_id must be a uuid.');
+      expect(res.headers.get('x-ratelimit-limit')).not.toBeNull();
+      expect(res.headers.get('x-service-opportunity-limit')).not.toBeNull();
+    },
+  );
 
   it.each(['/v1/%ZZ', '/%ZZ/x', '/v1/taxonomy/%ZZ'])('GET %s → 404 not_found', async (path) => {
     expectError(await call(path), 404, 'not_found');

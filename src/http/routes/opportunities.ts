@@ -1,5 +1,4 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { badOpportunityId } from '../../domain/errors';
 import type { Settings } from '../../service/context';
 import { countJson } from '../../service/count-json';
 import { listJsonBody } from '../../service/list-json';
@@ -43,23 +42,29 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
   mountOperation(router, 'listOpportunityChanges', requireKey, async (req, res) => {
     sendOutcome(res, await reads.changes(caller(req), req.query));
   });
-  mountOperation(router, 'getOpportunity', requireKey, async (req, res) => {
+  const detail = async (req: Request, res: Response, id: unknown) => {
     // contract §7.6: `fields` shapes the record; the service refuses any other parameter.
     const options =
       Object.keys(req.query).length === 0
         ? undefined
         : ({ from: 'rest', query: req.query } as const);
-    sendOutcome(res, await reads.detail(caller(req), req.params.opportunity_id, options));
-  });
+    sendOutcome(res, await reads.detail(caller(req), id, options));
+  };
+  mountOperation(router, 'getOpportunity', requireKey, (req, res) =>
+    detail(req, res, req.params.opportunity_id),
+  );
   router.use(
     '/v1/opportunities',
-    (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
-      // The router could not decode the id (`/v1/opportunities/%ZZ`): not a uuid (contract §5.5).
-      if (isBadPathEscape(err)) {
-        next(badOpportunityId());
-        return;
-      }
-      next(err);
+    (err: unknown, req: Request, res: Response, next: NextFunction) => {
+      if (!isBadPathEscape(err)) return next(err);
+      // The router could not decode the id (`/v1/opportunities/%ZZ`). It is still a detail
+      // request: the key first (401 without one), then the id as sent, which is not a uuid (422
+      // with the usage headers, contract §5.5, §18.2), as for any other id that is not one.
+      const raw = req.path.replace(/^\/+|\/+$/g, '');
+      requireKey(req, res, (authErr?: unknown) => {
+        if (authErr !== undefined) return next(authErr);
+        detail(req, res, raw).catch(next);
+      });
     },
   );
   return router;
