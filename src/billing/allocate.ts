@@ -28,16 +28,21 @@ export function allocate(input: {
     // contract §15.3: a legacy entitlement has no prepaid credit to fall back on.
     throw new ApiError(
       'opportunity_quota_exhausted',
-      `This delivery needs ${payg} more opportunities than the entitlement has left this period.`,
+      `This delivery needs ${opportunities(payg, 'more ')}than the entitlement has left this period.`,
     );
   }
   const chargeMillicents = payg * PRICE_PER_OPPORTUNITY_MILLICENTS;
   if (chargeMillicents > input.balanceMillicents) {
     throw new ApiError(
       'insufficient_balance',
-      `This delivery needs ${chargeMillicents} millicents of prepaid credit for ${payg} new ` +
-        `opportunities beyond the included allowance; the balance is ${input.balanceMillicents}.`,
+      `This delivery needs ${chargeMillicents} millicents of prepaid credit for ` +
+        `${opportunities(payg, 'new ')}beyond the included allowance; the balance is ` +
+        `${input.balanceMillicents}.`,
     );
   }
   return { included, payg, chargeMillicents };
 }
+
+/** `3 new opportunities `, `1 new opportunity `: the count with its noun, and a space after. */
+const opportunities = (count: number, adjective: string) =>
+  `${count} ${adjective}${count === 1 ? 'opportunity' : 'opportunities'} `;

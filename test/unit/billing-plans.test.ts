@@ -131,6 +131,28 @@ describe('allocation (contract §16.3, §16.4)', () => {
     ).toEqual({ included: 0, payg: 4, chargeMillicents: 1600 });
   });
 
+  it('says one opportunity, or several, in its refusals', () => {
+    const messageOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return undefined;
+    };
+    const wallet = { billingModel: 'plan' as const, includedAvailable: 0, balanceMillicents: 0 };
+    expect(messageOf(() => allocate({ ...wallet, newCount: 1 }))).toBe(
+      'This delivery needs 400 millicents of prepaid credit for 1 new opportunity beyond the included allowance; the balance is 0.',
+    );
+    expect(messageOf(() => allocate({ ...wallet, newCount: 2 }))).toContain(
+      'for 2 new opportunities beyond',
+    );
+    const legacy = { billingModel: 'legacy_entitlement' as const, balanceMillicents: 0 };
+    expect(messageOf(() => allocate({ ...legacy, newCount: 1, includedAvailable: 0 }))).toBe(
+      'This delivery needs 1 more opportunity than the entitlement has left this period.',
+    );
+  });
+
   it('refuses a legacy entitlement past its allowance, whatever its balance', () => {
     const input = { billingModel: 'legacy_entitlement' as const, balanceMillicents: 1_000_000 };
     expect(allocate({ ...input, newCount: 2, includedAvailable: 2 }).chargeMillicents).toBe(0);

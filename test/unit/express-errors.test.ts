@@ -24,6 +24,13 @@ describe('fromExpressError', () => {
     expect(fromExpressError(err)).toMatchObject({ status, code });
   });
 
+  it("a 413 names body-parser's bound, so the caller knows what to send", () => {
+    const err = Object.assign(withStatus(413, 'entity.too.large'), { limit: 1_048_576 });
+    expect(fromExpressError(err)?.message).toBe(
+      'The request body is too large: at most 1048576 bytes.',
+    );
+  });
+
   it.each([new Error('boom'), withStatus(500), new URIError('x'), 'text', null])(
     '%p is not a client error',
     (err) => {

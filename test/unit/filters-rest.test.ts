@@ -215,11 +215,12 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
 // (code points), so an emoji is one character, as the OpenAPI document's maxLength says.
 it('counts the length of free text in code points', () => {
   expect(parse('list', { city: '😀'.repeat(300) }).filter.city).toBe('😀'.repeat(300));
+  // Past the bound is out of range (its format is fine), as q's length is.
   expect(summary(apiErrorOf(() => parse('list', { city: '😀'.repeat(301) })))).toEqual(
-    unprocessable('city'),
+    unprocessable('city', 'out_of_range'),
   );
   expect(summary(apiErrorOf(() => parse('list', { city: 'x'.repeat(301) })))).toEqual(
-    unprocessable('city'),
+    unprocessable('city', 'out_of_range'),
   );
   expect(parse('list', { city: `${'x'.repeat(299)}😀` }).filter.city).toHaveLength(301);
   // The longest normalized_title a record may have can be asked for.

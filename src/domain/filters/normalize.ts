@@ -156,7 +156,7 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
       if (longerThan(item, MAX_TEXT_LENGTH)) {
         throw validationError(
           name,
-          'bad_format',
+          'out_of_range',
           `${name} must be at most ${MAX_TEXT_LENGTH} characters.`,
         );
       }

@@ -8,6 +8,8 @@ interface HttpishError {
   status?: unknown;
   statusCode?: unknown;
   type?: unknown;
+  /** body-parser's bound, in bytes, on a 413. */
+  limit?: unknown;
 }
 
 function statusOf(err: unknown): number | undefined {
@@ -42,8 +44,16 @@ export function fromExpressError(err: unknown): ApiError | null {
       return new ApiError('not_found', 'Not found.');
     case 405:
       return new ApiError('method_not_allowed', 'Method not allowed.');
-    case 413:
-      return new ApiError('payload_too_large', 'The request body is too large.');
+    case 413: {
+      // The bound, so the caller knows what to send instead.
+      const limit = (err as HttpishError).limit;
+      return new ApiError(
+        'payload_too_large',
+        typeof limit === 'number'
+          ? `The request body is too large: at most ${limit} bytes.`
+          : 'The request body is too large.',
+      );
+    }
     case 431:
       return new ApiError('request_header_fields_too_large', 'The request headers are too large.');
     default:
