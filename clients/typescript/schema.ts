@@ -2193,7 +2193,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      /** @description invalid_filter */
       400: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
@@ -3015,7 +3015,7 @@ export interface operations {
           'application/json': components['schemas']['Usage'];
         };
       };
-      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      /** @description invalid_filter */
       400: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
@@ -3219,7 +3219,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      /** @description invalid_filter */
       400: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
@@ -3323,7 +3323,7 @@ export interface operations {
           'application/json': components['schemas']['PreviewListEnvelope'];
         };
       };
-      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      /** @description invalid_filter or page_size_exceeded */
       400: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
@@ -3365,7 +3365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      /** @description search_unavailable (with Retry-After) */
       503: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
@@ -3401,7 +3401,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      /** @description invalid_filter */
       400: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];

@@ -79,11 +79,22 @@ export function errorResponse(
   };
 }
 
-export function errors(statuses: string[], headers: Record<string, unknown>) {
+/**
+ * The error responses of an operation. `only` narrows a status to the codes this operation can
+ * give (the preview has no cursor to find malformed); by default a status lists all of its codes.
+ */
+export function errors(
+  statuses: string[],
+  headers: Record<string, unknown>,
+  only: Partial<Record<string, readonly ErrorCode[]>> = {},
+) {
   // contract §18.2: a 401 names no account and carries none of its headers, only the request id
   // and its challenge.
   return Object.fromEntries(
-    statuses.map((s) => [s, errorResponse(s, s === '401' ? UNAUTHENTICATED_HEADERS : headers)]),
+    statuses.map((s) => [
+      s,
+      errorResponse(s, s === '401' ? UNAUTHENTICATED_HEADERS : headers, only[s]),
+    ]),
   );
 }
 

@@ -57,6 +57,9 @@ export interface Operation {
 const PREVIEW_RATE_LIMITED: readonly ErrorCode[] = ['preview_rate_limit_exceeded'];
 
 /** Keyed by operationId, in the document's order. */
+/** A 400 of an operation without cursor or page size: only a parameter's. */
+const ONLY_FILTERS = { '400': ['invalid_filter'] } as const;
+
 export const OPERATIONS = {
   listOpportunities: {
     method: 'get',
@@ -85,7 +88,8 @@ export const OPERATIONS = {
     responses: {
       '200': ok('CountEnvelope', { ...AUTH_HEADERS, ETag: ETAG_HEADER }),
       '304': notModified('the count is unchanged'),
-      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS),
+      // No cursor and no page: a count's 400 is a filter's.
+      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS, ONLY_FILTERS),
     },
   },
   listOpportunityChanges: {
@@ -132,7 +136,7 @@ export const OPERATIONS = {
     parameters: () => [correlationIdHeader],
     responses: {
       '200': ok('Usage', AUTH_HEADERS),
-      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS),
+      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS, ONLY_FILTERS),
     },
   },
   getOccupationTaxonomy: {
@@ -150,7 +154,7 @@ export const OPERATIONS = {
       },
       // A malformed X-Request-ID is refused before any route (contract §17.1); any query
       // parameter is an unknown one (400).
-      ...errors(['400', '422', '500'], ECHOED_HEADERS),
+      ...errors(['400', '422', '500'], ECHOED_HEADERS, ONLY_FILTERS),
     },
   },
   previewOpportunities: {
@@ -162,7 +166,11 @@ export const OPERATIONS = {
     parameters: () => [...queryParameters('preview'), correlationIdHeader],
     responses: {
       '200': ok('PreviewListEnvelope', ECHOED_HEADERS),
-      ...errors(['400', '422', '500', '503'], ECHOED_HEADERS),
+      // A cursor is refused as an unsupported filter (no pagination), and nothing is metered.
+      ...errors(['400', '422', '500', '503'], ECHOED_HEADERS, {
+        '400': ['invalid_filter', 'page_size_exceeded'],
+        '503': ['search_unavailable'],
+      }),
       '429': errorResponse('429', ECHOED_HEADERS, PREVIEW_RATE_LIMITED),
     },
   },
@@ -180,7 +188,7 @@ export const OPERATIONS = {
         content: { 'application/json': {} },
       },
       // Any query parameter is an unknown one (400).
-      ...errors(['400', '422', '500'], ECHOED_HEADERS),
+      ...errors(['400', '422', '500'], ECHOED_HEADERS, ONLY_FILTERS),
     },
   },
 } satisfies Record<string, Operation>;

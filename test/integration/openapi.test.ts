@@ -170,6 +170,30 @@ describe('the document', () => {
     }
   });
 
+  // An error response names the codes that operation can give, not every code of its status.
+  it('lists on each error response only the codes its operation can give', () => {
+    const described = (path: string, status: string) =>
+      (
+        operations().find((o) => o.path === path)?.op.responses[status] as
+          { description?: string } | undefined
+      )?.description ?? '';
+    expect(described('/v1/preview/opportunities', '400')).toBe(
+      'invalid_filter or page_size_exceeded',
+    );
+    expect(described('/v1/preview/opportunities', '503')).toBe(
+      'search_unavailable (with Retry-After)',
+    );
+    for (const path of ['/v1/opportunities/count', '/v1/usage', '/v1/taxonomy/occupations']) {
+      expect({ path, described: described(path, '400') }).toEqual({
+        path,
+        described: 'invalid_filter',
+      });
+    }
+    expect(described('/v1/opportunities', '400')).toBe(
+      'invalid_filter, malformed_cursor or page_size_exceeded',
+    );
+  });
+
   it('has the parameters of contract §6, §7, §9.2, §10 and §11, no more, no less', () => {
     const PREVIEW = [
       'published_after', 'job_family', 'job_subfamily', 'job_class', 'level', 'engagement_model',
