@@ -30,10 +30,15 @@ const dateTime = z.iso.datetime({ offset: true }).refine((text) => {
   return year >= 1 && year <= 9999;
 }, 'a date-time of the years 0001 to 9999 in UTC');
 // contract §2.7.1: absolute http(s) URLs only; `javascript:`, `data:`, `ftp:`... are refused on import
-// (a client may render these as links). The pattern repeats the rule for the JSON Schema readers.
+// (a client may render these as links). The pattern repeats the rule for the JSON Schema readers,
+// and asks what a WHATWG parser forgives but an RFC 3986 client does not: a host right after the
+// `//` (`https:///x` has none) and no whitespace (`/a b`).
 const url = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
-  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an absolute http or https URL')
+  .regex(
+    /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/?#\s]+(?:[/?#]\S*)?$/,
+    'must be an absolute http or https URL with a host and no whitespace',
+  )
   .min(1)
   .max(2083);
 const text = (max: number) => z.string().max(max);
