@@ -37,6 +37,8 @@ export interface Authenticator {
   ): Promise<AuthContext>;
   /** Express middleware: sets req.auth, or passes the 401/403/429 ApiError to the error handler. */
   requireApiKey(options: { allowBearer: boolean }): RequestHandler;
+  /** Throws a route's own 401 after counting it against the address's failures (or their 429). */
+  refuse(error: ApiError, ip: string | undefined): Promise<never>;
 }
 
 /**
@@ -47,6 +49,7 @@ export interface Authenticator {
 export function createAuthenticator(service: AuthService): Authenticator {
   return {
     authenticate: (headers, ip, options) => service.authenticate(headers, ip, options),
+    refuse: (error, ip) => service.refuse(error, ip),
     requireApiKey({ allowBearer }) {
       return (req: Request, _res: Response, next: NextFunction): void => {
         const keyInQuery = Object.keys(req.query).some((name) =>

@@ -76,7 +76,7 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(refuseKeyInQuery);
   // The lifecycle is read per request: server.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));
-  app.use(metricsRoutes(settings.env));
+  app.use(metricsRoutes(settings.env, auth));
   app.use(taxonomyRoutes(settings));
   app.use(previewRoutes(settings, limits, capabilities.index));
   app.use(openApiRoutes(settings.env));

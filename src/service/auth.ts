@@ -118,7 +118,17 @@ export class AuthService {
       this.touch(result.auth.key);
       return result.auth;
     }
-    if (result.error.status === 401) {
+    return this.refuse(result.error, ip);
+  }
+
+  /**
+   * Throws `error`, a refusal of the caller's credentials, after counting it against the address's
+   * failures when it is a 401: past the limit, the 429 of the throttle instead. The API key's
+   * refusals come here, and those of any other secret a route checks (the /metrics token), so
+   * guessing one costs the same as guessing the other.
+   */
+  async refuse(error: ApiError, ip: string | undefined): Promise<never> {
+    if (error.status === 401) {
       const client = addressGroup(ip);
       const limit = this.deps.env.AUTH_FAILURES_PER_MINUTE;
       // Counted and decided in one step (the window's increment answers both): a read of the
@@ -132,13 +142,13 @@ export class AuthService {
       if (counted && !counted.allowed) {
         throw new ApiError(
           'rate_limit_exceeded',
-          'Too many failed authentications from this address; fix the API key before retrying.',
+          'Too many failed authentications from this address; fix the credentials before retrying.',
           undefined,
           counted.resetSeconds,
         );
       }
     }
-    throw result.error;
+    throw error;
   }
 
   private async resolve(headers: IncomingHttpHeaders, options: AuthOptions): Promise<Resolution> {

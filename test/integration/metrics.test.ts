@@ -258,6 +258,33 @@ describe('with METRICS_TOKEN', () => {
     expect(body.error.code).toBe(code);
   });
 
+  // contract §19.5: a wrong token counts with the address's failed keys, so guessing it costs the
+  // same. Its own Redis names (a databaseName of its own), so no other test's failures count here.
+  it('throttles wrong tokens like wrong keys: 429 past AUTH_FAILURES_PER_MINUTE, the token still served', async () => {
+    const throttled = await serve({
+      ...ctx.deps,
+      databaseName: `${ctx.deps.databaseName}_metrics_${Date.now()}`,
+      env: { ...ctx.deps.env, METRICS_TOKEN: 'scrape-secret-1', AUTH_FAILURES_PER_MINUTE: 3 },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${throttled.url}/metrics`, {
+          headers: { Authorization: `Bearer guess-${i}` },
+        });
+        statuses.push(res.status);
+        if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const right = await fetch(`${throttled.url}/metrics`, {
+        headers: { Authorization: 'Bearer scrape-secret-1' },
+      });
+      expect(right.status).toBe(200);
+    } finally {
+      await throttled.close();
+    }
+  });
+
   it('serves the metrics with the bearer token', async () => {
     const res = await fetch(`${app.url}/metrics`, {
       headers: { Authorization: 'Bearer scrape-secret-1' },

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../../domain/errors';
+import type { Authenticator } from '../../adapter/authenticate';
 import { metrics, registry } from '../../infra/metrics';
 import { metricsText } from '../../infra/process-metrics';
 import { isProduction, type Env } from '../../config';
@@ -24,20 +25,20 @@ export function requestMetrics(req: Request, res: Response, next: NextFunction):
  * `Authorization: Bearer <token>` (401 otherwise); without one it is public in local mode and not
  * served at all in production (the 404 of an unknown route), since its counters are business data.
  */
-export function metricsRoutes(env: Env): Router {
+export function metricsRoutes(env: Env, auth: Pick<Authenticator, 'refuse'>): Router {
   const router = Router();
   const token = env.METRICS_TOKEN;
   if (!metricsServed(env)) return router;
   router.get('/metrics', async (req, res, next) => {
     if (token !== undefined && !bearerMatches(req.get('authorization'), token)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
       const missing = req.get('authorization') === undefined;
-      next(
-        new ApiError(
-          missing ? 'missing_api_key' : 'invalid_api_key',
-          'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.',
-        ),
+      const refusal = new ApiError(
+        missing ? 'missing_api_key' : 'invalid_api_key',
+        'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.',
       );
+      refusal.headers['WWW-Authenticate'] = 'Bearer realm="metrics"';
+      // Counted with the address's failed keys (contract §19.5): a token is guessed no cheaper.
+      await auth.refuse(refusal, req.ip).catch(next);
       return;
     }
     // Every process's, when several share the port (API_PROCESSES, infra/process-metrics.ts).
