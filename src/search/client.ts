@@ -147,7 +147,7 @@ export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
       'search_unavailable',
       refused
         ? 'The search engine could not run this query (a limit on our side); retry later.'
-        : 'The search engine is unavailable; retry later with a new request id.',
+        : 'The search engine is unavailable; retry later (a list, detail or search call with a new X-Request-ID: its id is spent; a count spends none).',
       undefined,
       RETRY_AFTER_SECONDS,
     );
