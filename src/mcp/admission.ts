@@ -11,16 +11,21 @@ import type { ServerParts } from './server';
 // - 'read': every other request counts against the read rate limit, before any work;
 // - 'protocol': the 2025-era handshake (initialize) and notifications pass the looser protocol
 //   limit only, so connecting does not spend a read (a client of any revision connects with one
-//   request).
+//   request). A body that is no message at all is a read refused, not a protocol message.
 // Admitting a search call at the door as well cost two Redis round trips per call (the protocol
 // counter and a read of the read window), a fifth of the MCP call's CPU (docs/benchmarks.md).
 
 export type Admission = 'service' | 'read' | 'protocol';
 
 export function admissionOf(body: unknown, parts: ServerParts): Admission {
-  if (typeof body !== 'object' || body === null) return 'protocol';
+  // What is not a JSON-RPC message at all (`{"foo":1}`, `5`, a request whose method is not a
+  // string) is refused by the transport, and counts as a read, as any refused request does: at
+  // the looser protocol limit a 2-a-second account got ten times its limit in refusals.
+  if (typeof body !== 'object' || body === null) return 'read';
   const message = body as { id?: unknown; method?: unknown; params?: unknown };
-  if (typeof message.method !== 'string' || !('id' in message)) return 'protocol';
+  if (typeof message.method !== 'string') return 'read';
+  // A notification (a method, no id).
+  if (!('id' in message)) return 'protocol';
   if (message.method === 'initialize') return 'protocol';
   if (message.method !== 'tools/call') return 'read';
   const name = (message.params as { name?: unknown } | undefined)?.name;

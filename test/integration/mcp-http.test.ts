@@ -893,6 +893,20 @@ describe('one rate limit across REST and MCP', () => {
     expect(again.status).toBe(409);
   });
 
+  // A body that is no JSON-RPC message was held to the looser protocol limit (20 a second for a
+  // 2 rps account): ten times the account's limit in refusals.
+  it.each([
+    ['{"foo":1}'],
+    ['{"jsonrpc":"2.0","id":1}'],
+    ['{"jsonrpc":"2.0","method":5,"id":1}'],
+    ['5'],
+  ])('a body that is no message (%s) is a read refused: it counts', async (body) => {
+    const key = await newKey({ plan: 'free' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post(body, { 'X-API-Key': key })).status);
+    expect(statuses).toEqual([422, 422, 429]);
+  });
+
   it('server/discover (2026-07-28) counts too', async () => {
     const key = await newKey({ plan: 'free' });
     const discover = discoverMessage();
