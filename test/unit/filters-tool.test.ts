@@ -296,7 +296,8 @@ it('knows the 249 assigned ISO 3166-1 alpha-2 codes', () => {
   expect(ISO_COUNTRY_CODES.has('ZQ') || ISO_COUNTRY_CODES.has('UK')).toBe(false);
 });
 
-// contract §6.14: a key pasted into an argument is never shown back in a message.
+// contract §6.14: a key pasted into an argument is refused as on REST (an unknown parameter),
+// never shown back in a message or applied_filters, nor sent to the engine.
 describe('a key pasted as an argument value', () => {
   const SECRET = 'oppk_ThisLooksLikeAKeyAndMustNeverBeEchoed0123';
   it.each<[string, Args]>([
@@ -304,9 +305,15 @@ describe('a key pasted as an argument value', () => {
     ['country', { country: SECRET }],
     ['fields', { fields: [SECRET] }],
     ['sort', { sort: SECRET }],
-  ])('%s: refused without the key in the message', (_name, args) => {
+    ['q', { q: `golang ${SECRET}` }],
+    ['city', { city: SECRET }],
+  ])('%s: 400 unknown_parameter, the key not in the message', (name, args) => {
     const err = apiErrorOf(() => parseToolArgs('list', args, ctx));
+    expect({ status: err.status, code: err.code, details: err.details }).toEqual({
+      status: 400,
+      code: 'invalid_filter',
+      details: { parameter: name, reason: 'unknown_parameter' },
+    });
     expect(err.message).not.toContain(SECRET);
-    expect(err.message).toContain('oppk_[redacted]');
   });
 });

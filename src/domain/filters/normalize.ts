@@ -6,6 +6,7 @@ import {
   unknownParameter,
   validationError,
 } from '../errors';
+import { holdsKey } from '../key-shape';
 import {
   DEFAULT_LIST_LIMIT,
   MAX_PAGE_SIZE,
@@ -40,6 +41,19 @@ import { normalizeQuery } from './keyword-query';
 
 /** A short, safe rendering of a caller's value for messages (a pasted key hidden). */
 const quote = quoteValue;
+
+/**
+ * contract §6.14: a key pasted as the value of a known parameter or argument (`level=oppk_…`,
+ * `{"q": "oppk_…"}`) is refused as a key in the query string is, before a message or
+ * applied_filters could show it back or the engine receive it. Not a cursor: our own signed text,
+ * never shown, which base64url could make hold `oppk_` and 32 letters by chance (a key pasted
+ * there fails its signature like any text).
+ */
+export function refusePastedKeys(entries: Iterable<[string, unknown]>): void {
+  for (const [name, value] of entries) {
+    if (name !== 'cursor' && holdsKey(value)) throw unknownParameter(name);
+  }
+}
 
 /**
  * Name-level checks, before any value is read: an unknown name (which includes `api_key` and

@@ -1,5 +1,5 @@
 import { invalidFilter, validationError } from '../errors';
-import { checkNames, normalizeParams } from './normalize';
+import { checkNames, normalizeParams, refusePastedKeys } from './normalize';
 import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
 
 // MCP adapter: tool arguments are JSON, checked by the same rules and codes as REST (contract §21.6).
@@ -73,6 +73,7 @@ export function parseToolArgs(
     given.map(([k]) => k),
     'tool',
   );
+  refusePastedKeys(given);
   // JSON objects cannot repeat a name, so there is no `repeated` check here.
   return normalizeParams(endpoint, new Map(given), coerceJson, ctx, 'tool');
 }
