@@ -1,5 +1,4 @@
 import type { Opportunity } from '../domain/record';
-import { regExpLiteral } from '../domain/regexp-literal';
 
 // contract §9.5: the anonymous preview shows where a record came from, not how to reach it. No URL
 // (the record's own two, its sources') and no source external id may appear anywhere in a preview
@@ -9,6 +8,12 @@ import { regExpLiteral } from '../domain/regexp-literal';
 // evidence item that mentions one is left out (it exists to quote the source); a free-text field
 // that does (a title quoting the posting's URL) keeps its text with each mention replaced by `…`,
 // which is never longer than what it replaces, so every bound of contract §2.7 still holds.
+//
+// Texts are searched decoded, not with patterns of every escaped form: one regular expression of
+// each hidden value's escaped spellings grew with the number and length of the record's URLs, and
+// one record at its bounds (50 sources with URLs of 2,083 characters) held the event loop for 50 s
+// on every anonymous preview that returned it. Decoding a text once and looking for plain
+// literals in it is linear in the text.
 
 /** Ids shorter than this are not looked for inside text: `7` or `42` would cut every number. */
 const MIN_ID_IN_TEXT = 4;
@@ -33,42 +38,83 @@ function urlForms(url: string): string[] {
   return [whole, ...cuts].filter((form) => form !== '');
 }
 
-/** The hyphens a text may write for `-` (U+2010 hyphen, U+2011 non-breaking hyphen). */
-const HYPHENS = ['\u2010', '\u2011'];
-
 /**
- * One character of a hidden value as source text may write it: itself, or, for punctuation,
- * percent-encoded (a share link's `u=https%3A%2F%2F…`), as a JSON escape (JSON-LD's `https:\/\/…`,
- * `\u0026`) or an HTML entity (`&amp;`, `&#x2F;`). The pattern is case-insensitive, so `%2f` and
- * `&#X2F;` are found too.
+ * The escapes source text writes punctuation with, each read as the character it stands for:
+ * percent-encoded (a share link's `u=https%3A%2F%2F…`), JSON (JSON-LD's `https:\/\/…`, `\u0026`),
+ * HTML entities (`&amp;`, `&#x2F;`, `&#047;`, zero-padded or not), in any case.
  */
-function characterForms(c: string): string {
-  if (/[\p{L}\p{N}]/u.test(c)) return regExpLiteral(c);
-  const code = c.codePointAt(0) ?? 0;
-  const hex = code.toString(16).padStart(2, '0');
-  const texts = [c, `\\u${hex.padStart(4, '0')}`];
-  if (code < 0x80) texts.push(`%${hex}`);
-  if (c === '/') texts.push('\\/');
-  if (c === '&') texts.push('&amp;');
-  if (c === '-') texts.push(...HYPHENS);
-  // Numeric entities may pad with zeros (`&#x002F;`, `&#047;`).
-  const entities = [`&#x0*${hex};`, `&#0*${code};`];
-  return `(?:${[...texts.map(regExpLiteral), ...entities].join('|')})`;
+const ESCAPES: readonly (readonly [RegExp, (m: RegExpExecArray) => string | undefined])[] = [
+  [/%([0-9a-f]{2})/iy, (m) => asciiOf(parseInt(m[1] ?? '', 16))],
+  [/\\u([0-9a-f]{4})/iy, (m) => String.fromCharCode(parseInt(m[1] ?? '', 16))],
+  [/\\\//y, () => '/'],
+  [/&amp;/iy, () => '&'],
+  [/&#x0*([0-9a-f]{1,6});/iy, (m) => codePointOf(parseInt(m[1] ?? '', 16))],
+  [/&#0*([0-9]{1,7});/y, (m) => codePointOf(parseInt(m[1] ?? '', 10))],
+];
+const asciiOf = (code: number) => (code < 0x80 ? String.fromCharCode(code) : undefined);
+const codePointOf = (code: number) => (code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
+
+/** The hyphens a text may write for `-` (U+2010 hyphen, U+2011 non-breaking hyphen). */
+const HYPHENS = new Set(['\u2010', '\u2011']);
+
+/** A text read for searching: escapes decoded, hyphens plain, lower case; each unit's origin kept. */
+interface Decoded {
+  text: string;
+  /** The span of the original text each unit of `text` was read from. */
+  from: number[];
+  to: number[];
+  /** Whether that unit came from an escape (`%41` before a name does not join it to a word). */
+  escaped: boolean[];
 }
 
-/** A hidden value as a pattern that finds it however its punctuation is escaped. */
-const escapedLiteral = (value: string) => [...value].map(characterForms).join('');
+function decode(original: string): Decoded {
+  const units: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  const escaped: boolean[] = [];
+  let i = 0;
+  while (i < original.length) {
+    let read: string | undefined;
+    let end = i;
+    const c = original[i];
+    if (c === '%' || c === '\\' || c === '&') {
+      for (const [pattern, meaning] of ESCAPES) {
+        pattern.lastIndex = i;
+        const match = pattern.exec(original);
+        read = match ? meaning(match) : undefined;
+        if (read !== undefined) {
+          end = pattern.lastIndex;
+          break;
+        }
+      }
+    }
+    const fromEscape = read !== undefined;
+    if (read === undefined) {
+      read = String.fromCodePoint(original.codePointAt(i) ?? 0);
+      end = i + read.length;
+    }
+    for (const unit of (HYPHENS.has(read) ? '-' : read).toLowerCase()) {
+      units.push(unit);
+      from.push(i);
+      to.push(end);
+      escaped.push(fromEscape);
+    }
+    i = end;
+  }
+  return { text: units.join(''), from, to, escaped };
+}
 
-/**
- * Not inside a longer name (`x.com` is not hidden inside `box.com`), unless what stands before it
- * is an escape that ends in a letter or digit: `%2Fcareers.example` and `\u002fcareers.example`
- * quote `careers.example`.
- */
-const START = String.raw`(?:(?<=%[0-9a-f]{2}|\\u[0-9a-f]{4})|(?<![\p{L}\p{N}]))`;
+const WORD = /[\p{L}\p{N}]/u;
 
-/** Finds the hidden values of one record in a text (one regular expression of literals). */
+/** One hidden value as looked for: its decoded text, and whether it must be a whole token. */
+interface Hidden {
+  text: string;
+  token: boolean;
+}
+
+/** Finds the hidden values of one record in a text. */
 class HiddenValues {
-  private readonly pattern: RegExp | null;
+  private readonly hidden: Hidden[];
   private readonly exact: Set<string>;
 
   constructor(record: Opportunity) {
@@ -81,33 +127,72 @@ class HiddenValues {
       .map((s) => s.external_id?.trim())
       .filter((id): id is string => typeof id === 'string' && id !== '');
     this.exact = new Set(ids.map((id) => id.toLowerCase()));
-    const parts = [
-      // Longest first: where two forms start at one place, the longer is replaced whole.
-      ...[...new Set(urls.flatMap(urlForms))]
-        .sort((a, b) => b.length - a.length)
-        .map((u) => `${START}${escapedLiteral(u)}`),
+    const seen = new Set<string>();
+    this.hidden = [
+      ...urls.flatMap(urlForms).map((form) => ({ text: decode(form).text, token: false })),
       // A whole token: `2041` is not hidden inside `20417` or `v2041a`.
       ...ids
         .filter((id) => id.length >= MIN_ID_IN_TEXT)
-        .map((id) => `${START}${escapedLiteral(id)}(?![\\p{L}\\p{N}])`),
-    ];
-    this.pattern = parts.length === 0 ? null : new RegExp(parts.join('|'), 'giu');
+        .map((id) => ({ text: decode(id).text, token: true })),
+    ].filter(({ text, token }) => {
+      const key = `${token ? 't' : 'u'}${text}`;
+      if (text === '' || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
-  /** Whether an evidence value or excerpt quotes a hidden value (an id also as a number). */
+  /**
+   * The mentions in a decoded text, as [start, end) of its units: not inside a longer name (`x.com`
+   * is not hidden inside `box.com`) unless an escape stands before it, and where two start at one
+   * place, the longer.
+   */
+  private spans(decoded: Decoded, first = false): [number, number][] {
+    const { text } = decoded;
+    const found: [number, number][] = [];
+    for (const { text: value, token } of this.hidden) {
+      for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+        const end = at + value.length;
+        const before = text[at - 1];
+        const starts = before === undefined || decoded.escaped[at - 1] || !WORD.test(before);
+        const after = text[end];
+        const ends = !token || after === undefined || !WORD.test(after);
+        if (!starts || !ends) continue;
+        found.push([at, end]);
+        if (first) return found;
+      }
+    }
+    found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const kept: [number, number][] = [];
+    for (const span of found) {
+      const last = kept[kept.length - 1];
+      if (!last || span[0] >= last[1]) kept.push(span);
+    }
+    return kept;
+  }
+
+  /** Whether an evidence item's text quotes a hidden value (an id also as a number). */
   mentions(value: unknown): boolean {
     if (typeof value === 'number') return this.exact.has(String(value));
     if (typeof value !== 'string') return false;
     if (this.exact.has(value.trim().toLowerCase())) return true;
-    if (!this.pattern) return false;
-    this.pattern.lastIndex = 0;
-    return this.pattern.test(value);
+    return this.hidden.length > 0 && this.spans(decode(value), true).length > 0;
   }
 
   /** The text with each mention replaced by `…`. */
   remove<T extends string | null>(text: T): T {
-    if (text === null || !this.pattern) return text;
-    return text.replace(this.pattern, '…') as T;
+    if (text === null || this.hidden.length === 0) return text;
+    const decoded = decode(text);
+    const spans = this.spans(decoded);
+    if (spans.length === 0) return text;
+    let out = '';
+    let done = 0;
+    for (const [start, end] of spans) {
+      const from = decoded.from[start] ?? done;
+      out += `${text.slice(done, from)}…`;
+      done = decoded.to[end - 1] ?? from;
+    }
+    return `${out}${text.slice(done)}` as T;
   }
 }
 
@@ -130,10 +215,16 @@ export function redactForPreview(record: Opportunity): Opportunity {
       text: text(record.location.text),
       city: text(record.location.city),
       region: text(record.location.region),
+      region_code: text(record.location.region_code),
     },
     duration: record.duration && { ...record.duration, text: text(record.duration.text) },
+    // Every text of an item: its field and source name too, not only what it quotes.
     evidence: record.evidence.filter(
-      (e) => !hidden.mentions(e.value) && !hidden.mentions(e.excerpt),
+      (e) =>
+        !hidden.mentions(e.value) &&
+        !hidden.mentions(e.excerpt) &&
+        !hidden.mentions(e.field) &&
+        !hidden.mentions(e.source),
     ),
   };
 }

@@ -201,3 +201,69 @@ describe('a URL quoted without its query or fragment', () => {
     expect(shown.employer).toBe('acme-host.example');
   });
 });
+
+// Every text of the record is searched: the location's region code, and an evidence item's field
+// and source name, carried an id and a URL through.
+it('hides a mention in region_code, and leaves out evidence naming one in field or source', () => {
+  const base = record();
+  const shown = redactForPreview({
+    ...base,
+    location: { ...base.location, region_code: 'AUD-7781' },
+    evidence: [
+      { ...quote('field names the url'), field: SOURCE_URL },
+      { ...quote('source names the id'), source: 'AUD-7781' },
+      quote('C2C welcome'),
+    ],
+  });
+  expect(shown.location.region_code).toBe('…');
+  expect(shown.evidence).toEqual([quote('C2C welcome')]);
+  expect(hiddenIn(JSON.stringify(shown))).toEqual([]);
+});
+
+// One record at its bounds: 50 sources with URLs of 2,083 characters of punctuation, 256-character
+// ids, texts quoting their start. A pattern of every escaped spelling of every URL held the event
+// loop 40-60 s per preview of it (its size grew with the URLs); decoded texts are searched for
+// plain literals instead, in time linear in each text. Held here by what no clock decides: no
+// pattern is built from the record's values.
+it('redacts a record at its bounds without a pattern that grows with its URLs', () => {
+  const base = record();
+  const long = (i: number) => `${`https://a.example/${'-/'.repeat(1000)}`.slice(0, 2075)}/s${i}`;
+  const quoted = `${`a.example/${'-/'.repeat(300)}`.slice(0, 499)}X`;
+  const sources = Array.from({ length: 50 }, (_, i) => ({
+    ...sourceOf(base),
+    url: long(i),
+    external_id: '-'.repeat(256),
+  }));
+  const built: number[] = [];
+  const Native = globalThis.RegExp;
+  globalThis.RegExp = new Proxy(Native, {
+    construct(target, args: ConstructorParameters<typeof RegExp>) {
+      built.push(String(args[0]).length);
+      return Reflect.construct(target, args) as RegExp;
+    },
+  });
+  let shown: ReturnType<typeof redactForPreview>;
+  try {
+    shown = redactForPreview({
+      ...base,
+      canonical_url: long(100),
+      application_url: long(101),
+      sources,
+      title: quoted,
+      employer: quoted.slice(0, 300),
+      intermediary: quoted.slice(0, 300),
+      organizations: Array.from({ length: 20 }, () => ({
+        name: quoted.slice(0, 300),
+        role: 'employer' as const,
+      })),
+      specializations: Array.from({ length: 50 }, () => quoted.slice(0, 100)),
+      evidence: Array.from({ length: 100 }, () => quote(quoted, quoted)),
+    });
+  } finally {
+    globalThis.RegExp = Native;
+  }
+  expect(built.filter((length) => length > 200)).toEqual([]);
+  expect(shown.sources).toHaveLength(50);
+  expect(shown.title).toBe(quoted);
+  expect(shown.evidence).toHaveLength(100);
+});
