@@ -23,6 +23,13 @@ const HOSTILE = [
   // a space where none may be.
   'https:///x',
   'https://example.com/a b',
+  // zod's url() trimmed these and dropped their tabs and line breaks, and the cleaned URL was stored.
+  'https://exa\tmple.com/a\nb',
+  'https://example.com/x ',
+  ' https://example.com/x',
+  'https://example.com/a\r\nb',
+  // Two parsers, two hosts: good.example for WHATWG, evil.example for an RFC 3986 client.
+  'https://good.example\\@evil.example/',
 ];
 
 const withUrl = (field: string, url: string) => {
