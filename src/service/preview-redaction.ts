@@ -93,8 +93,10 @@ function decode(original: string): Decoded {
       read = String.fromCodePoint(original.codePointAt(i) ?? 0);
       end = i + read.length;
     }
-    for (const unit of (HYPHENS.has(read) ? '-' : read).toLowerCase()) {
-      units.push(unit);
+    // Unit by UTF-16 unit, not by code point: indexOf counts units, and an emoji is two.
+    const lower = (HYPHENS.has(read) ? '-' : read).toLowerCase();
+    for (let k = 0; k < lower.length; k++) {
+      units.push(lower.charAt(k));
       from.push(i);
       to.push(end);
       escaped.push(fromEscape);

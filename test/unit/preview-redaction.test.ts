@@ -267,3 +267,13 @@ it('redacts a record at its bounds without a pattern that grows with its URLs', 
   expect(shown.title).toBe(quoted);
   expect(shown.evidence).toHaveLength(100);
 });
+
+// An emoji is two UTF-16 units: counted as one, every later mention was cut one place early, and
+// the URL after it came through whole.
+it.each([
+  ['🚀 Apply at careers.acme-audit.example/jobs/AUD-7781 now', '🚀 Apply at … now'],
+  ['𝐇𝐢𝐫𝐢𝐧𝐠 ref AUD-7781 today', '𝐇𝐢𝐫𝐢𝐧𝐠 ref … today'],
+  ['&#x1F680; careers.acme-audit.example/jobs/AUD-7781 x', '&#x1F680; … x'],
+])('replaces a mention after characters beyond the BMP in place: %s', (title, shown) => {
+  expect(redactForPreview(record({ title })).title).toBe(shown);
+});
