@@ -5,7 +5,7 @@ import {
   unknownParameter,
   validationError,
 } from '../domain/errors';
-import { parseDateParam, parseRestQuery } from '../domain/filters';
+import { parseDateParam, parseRestQuery, refusePastedKeys } from '../domain/filters';
 import { projection, sparseRecord } from '../domain/sparse-fields';
 import type { ChangeFeedRow, ChangeLog } from '../store/changes-repo';
 import type { CursorCodec } from '../search/cursor';
@@ -59,6 +59,9 @@ export function parseChangesQuery(
       throw invalidFilter(name, 'repeated', `Parameter ${name} is given more than once.`);
     }
   }
+  // contract §6.14: a key pasted as a value (`since=oppk_…`) is refused as on list, before any
+  // value is read; the cursor is not looked into.
+  refusePastedKeys(Object.entries(query));
   // The limit and fields rules of list, verbatim: 422 for a bad format, 400 page_size_exceeded
   // above the account's page size, 400 invalid_filter for an unknown field (contract §6.6, §7.6).
   const listed: Record<string, unknown> = {};

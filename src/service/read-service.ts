@@ -19,6 +19,7 @@ import { ApiError, badOpportunityId } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import {
   checkOnlyNames,
+  refusePastedKeys,
   parseRestQuery,
   parseToolArgs,
   type Endpoint,
@@ -346,6 +347,9 @@ export class ReadService {
       // `id`, itself an argument, as every tool checks its argument names first (a wrong name,
       // `opportunity_id`, is the answer the agent needs); the URL's query after the path's id.
       if (options?.from === 'tool') checkOnlyNames(Object.keys(options.args), DETAIL_PARAMETERS);
+      // contract §6.14: a key pasted as the id (a tool's argument, a path segment) is refused as a
+      // pasted key is anywhere else, not read as an id that is not a uuid.
+      refusePastedKeys([['opportunity_id', id]]);
       if (typeof id !== 'string' || !isUuid(id)) {
         // Only a tool's call can leave it out.
         throw badOpportunityId(id);

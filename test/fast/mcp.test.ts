@@ -124,6 +124,18 @@ describe.each(MCP_CLIENTS)('$name', (kind) => {
     });
   });
 
+  // contract §6.14: a key pasted as the id is refused as a pasted key, not read as a bad id.
+  it('get_opportunity with a key as its id: unknown_parameter naming id, the key not shown', async () => {
+    const pasted = `oppk_${'Q'.repeat(40)}`;
+    const { isError, body } = await call('get_opportunity', { id: pasted });
+    expect(isError).toBe(true);
+    expect(body.error).toMatchObject({
+      code: 'invalid_filter',
+      details: { parameter: 'id', reason: 'unknown_parameter' },
+    });
+    expect(JSON.stringify(body)).not.toContain(pasted);
+  });
+
   it('a wallet that cannot pay is an isError result with 402 insufficient_balance', async () => {
     const poor = await connect(app.reader({ billing_model: 'legacy_wallet' }).key);
     const { isError, body } = await call('search_opportunities', { limit: 2 }, poor);

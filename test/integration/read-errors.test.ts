@@ -181,6 +181,15 @@ describe('a key in the query string', () => {
     },
   );
 
+  it.each([
+    ['/v1/opportunities/changes', `since=${SECRET}`, 'since'],
+    [`/v1/opportunities/${SECRET}`, '', 'opportunity_id'],
+  ])('in %s (%s) too: refused as a pasted key, never echoed', async (path, query, parameter) => {
+    const res = await get(ctx.baseUrl, query ? `${path}?${query}` : path, { key: reader.key });
+    expectError(res, 400, 'invalid_filter', { parameter, reason: 'unknown_parameter' });
+    expect(res.text).not.toContain(SECRET);
+  });
+
   it('leaves the other parameters of those endpoints ignored (a probe of its own)', async () => {
     expect((await get(ctx.baseUrl, '/healthz?probe=1')).status).toBe(200);
   });
