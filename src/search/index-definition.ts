@@ -24,6 +24,15 @@ export type IndexDefinition = {
 
 const base = JSON.parse(readFileSync(MAPPING_FILE, 'utf8')) as IndexDefinition;
 
+/**
+ * Words that end in s without being plurals, or whose singular is another word (rails and rail,
+ * sales and sale, canvas and Canva): the kept_words marker keeps the plural stemmer off them. The
+ * in-memory index reads the same list (memory-text.ts).
+ */
+export const KEPT_WORDS: ReadonlySet<string> = new Set(
+  (base.settings.analysis.filter.kept_words?.keywords as string[] | undefined) ?? [],
+);
+
 /** The mapping version of this code: bump it in opportunities.json with every mapping change. */
 export const MAPPING_VERSION = base.mappings._meta.mapping_version;
 

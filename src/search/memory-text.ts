@@ -1,5 +1,6 @@
 import type { KeywordQuery } from '../domain/filters';
 import type { OpportunityDocument } from './documents';
+import { KEPT_WORDS } from './index-definition';
 import { repositorySynonyms, synonymMap } from './synonyms';
 
 // The keyword search of contract §7 for the in-memory index (fast suite): a crude copy of the
@@ -77,11 +78,11 @@ function preTokens(text: string): string[] {
 /**
  * Plural stripping (Lucene's English minimal stemmer), as the engine's english_plurals filter does
  * it: not on words of four letters or fewer (its short_words marker), where an s is as often part
- * of a name (ios, aws, news) as a plural.
+ * of a name (ios, aws, news) as a plural, nor on the kept words (rails is not rail).
  */
 export function stem(token: string): string {
   const n = token.length;
-  if (n <= 4 || !token.endsWith('s')) return token;
+  if (n <= 4 || !token.endsWith('s') || KEPT_WORDS.has(token)) return token;
   const before = token[n - 2];
   if (before === 'u' || before === 's') return token;
   if (before === 'e') {

@@ -56,6 +56,9 @@ const TEXTS: ReadonlyArray<Partial<Opportunity> & { title: string }> = [
   { title: 'Human Resources Partner' },
   { title: 'iOS Artisan' },
   { title: 'IO Scheduler Tinkerer' },
+  // A name that ends in s is not a plural: Ruby on Rails is not a railway.
+  { title: 'Ruby on Rails Artisan' },
+  { title: 'Rail Signalling Specialist' },
 ];
 
 export const KEYWORD_FIXTURE: readonly Opportunity[] = TEXTS.map((t, i) => {
@@ -264,6 +267,8 @@ export const KEYWORD_CASES: ReadonlyArray<[label: string, q: string, titles: str
   ['stemming: resource matches resources', 'resource', ['Human Resources Partner']],
   ['a short word keeps its s: ios is not io', 'ios', ['iOS Artisan']],
   ['a short word keeps its s: io is not ios', 'io', ['IO Scheduler Tinkerer']],
+  ['a kept word keeps its s: rails is not rail', 'rails', ['Ruby on Rails Artisan']],
+  ['a kept word keeps its s: rail is not rails', 'rail', ['Rail Signalling Specialist']],
 ];
 
 /** Queries that must never fail (400 or 5xx): punctuation, operators in odd places. */
