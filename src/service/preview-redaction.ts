@@ -152,14 +152,24 @@ class HiddenValues {
   private spans(decoded: Decoded, first = false): [number, number][] {
     const { text } = decoded;
     const found: [number, number][] = [];
+    // Where a mention may start (not inside a longer name), and from each place the next such
+    // one: read once per text, for every hidden value.
+    const word = Array.from(text, (_, i) => WORD.test(text.charAt(i)));
+    const startsAt = (at: number) => at === 0 || decoded.escaped[at - 1] === true || !word[at - 1];
+    const nextStart = new Array<number>(text.length + 1).fill(text.length);
+    for (let i = text.length - 1; i >= 0; i--)
+      nextStart[i] = startsAt(i) ? i : (nextStart[i + 1] ?? i);
     for (const { text: value, token } of this.hidden) {
-      for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+      // A value that begins with a letter or digit starts only where a mention may: past a failed
+      // place, the search resumes at the next such one, not one unit on (an id of 200 a's in 500
+      // a's of text was tried at every one of them).
+      const wordFirst = WORD.test(value.charAt(0));
+      const resume = (at: number) => (wordFirst ? (nextStart[at + 1] ?? at + 1) : at + 1);
+      for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, resume(at))) {
         const end = at + value.length;
-        const before = text[at - 1];
-        const starts = before === undefined || decoded.escaped[at - 1] || !WORD.test(before);
         const after = text[end];
         const ends = !token || after === undefined || !WORD.test(after);
-        if (!starts || !ends) continue;
+        if (!startsAt(at) || !ends) continue;
         found.push([at, end]);
         if (first) return found;
       }
