@@ -154,7 +154,7 @@ class HiddenValues {
     const found: [number, number][] = [];
     // Where a mention may start (not inside a longer name), and from each place the next such
     // one: read once per text, for every hidden value.
-    const word = Array.from(text, (_, i) => WORD.test(text.charAt(i)));
+    const word = Array.from({ length: text.length }, (_, i) => WORD.test(text.charAt(i)));
     const startsAt = (at: number) => at === 0 || decoded.escaped[at - 1] === true || !word[at - 1];
     const nextStart = new Array<number>(text.length + 1).fill(text.length);
     for (let i = text.length - 1; i >= 0; i--)

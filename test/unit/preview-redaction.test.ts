@@ -277,3 +277,10 @@ it.each([
 ])('replaces a mention after characters beyond the BMP in place: %s', (title, shown) => {
   expect(redactForPreview(record({ title })).title).toBe(shown);
 });
+
+// The place before a mention is read by UTF-16 unit too: a name ending a text after many emoji is
+// still inside a longer word (xAUD-7781 is not the id AUD-7781).
+it('reads what stands before a mention by unit, also at the end of a text after emoji', () => {
+  const title = `${'🚀'.repeat(10)} xAUD-7781`;
+  expect(redactForPreview(record({ title })).title).toBe(title);
+});
