@@ -2,9 +2,9 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../infra/logger';
 
 /**
- * One structured line a request, answered or not. Only the path is logged, never the query string (a key pasted
- * into a URL must not reach the logs) and never a header value: credentials stay out by
- * construction rather than by a redaction list.
+ * One structured line a request, answered or not. Only the path is logged, never the query string
+ * (a key pasted into a URL must not reach the logs) and never a header value: credentials stay out
+ * by construction rather than by a redaction list.
  */
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
