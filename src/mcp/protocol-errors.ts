@@ -99,3 +99,16 @@ export function unknownName(kind: 'tool' | 'resource', name: string): ProtocolEr
     `Unknown ${kind}: ${JSON.stringify(shownName(name))}`,
   );
 }
+
+/**
+ * The lists this server answers (tools, resources, resource templates) are one page each, so no
+ * cursor continues them: one a client sends is invalid, and MCP's pagination asks for -32602
+ * rather than the first page again (a client looping on a cursor it made up would never learn).
+ */
+export function refuseCursor(params: { cursor?: unknown } | undefined): void {
+  if (params?.cursor === undefined) return;
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    'Invalid cursor: this list has one page, and no cursor continues it.',
+  );
+}

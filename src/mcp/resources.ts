@@ -5,7 +5,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
-import { unknownName } from './protocol-errors';
+import { refuseCursor, unknownName } from './protocol-errors';
 
 // MCP resources (contract §21.5): the occupational taxonomy as
 // `taxonomy://occupations`, application/json, the same envelope as GET /v1/taxonomy/occupations
@@ -26,23 +26,27 @@ export function taxonomyResource(taxonomy: TaxonomyEnvelope): TaxonomyResource {
 
 export function registerResources(server: Server, taxonomy: TaxonomyResource): void {
   const { text } = taxonomy;
-  server.setRequestHandler('resources/list', (): ListResourcesResult => ({
-    resources: [
-      {
-        uri: TAXONOMY_RESOURCE_URI,
-        name: 'occupations',
-        title: 'Occupational taxonomy',
-        description: `Taxonomy ${taxonomy.version}: the ids that job_domain, job_family, job_subfamily and job_class filters take (never labels); a family matches its descendants.`,
-        mimeType: 'application/json',
-      },
-    ],
-  }));
+  server.setRequestHandler('resources/list', (request): ListResourcesResult => {
+    refuseCursor(request.params);
+    return {
+      resources: [
+        {
+          uri: TAXONOMY_RESOURCE_URI,
+          name: 'occupations',
+          title: 'Occupational taxonomy',
+          description: `Taxonomy ${taxonomy.version}: the ids that job_domain, job_family, job_subfamily and job_class filters take (never labels); a family matches its descendants.`,
+          mimeType: 'application/json',
+        },
+      ],
+    };
+  });
   // The resources capability's third method: there are no templates, and a client that lists them
   // on connecting (the Inspector, the 1.x SDK's listResourceTemplates) gets an empty list, not
   // -32601 Method not found.
-  server.setRequestHandler('resources/templates/list', (): ListResourceTemplatesResult => ({
-    resourceTemplates: [],
-  }));
+  server.setRequestHandler('resources/templates/list', (request): ListResourceTemplatesResult => {
+    refuseCursor(request.params);
+    return { resourceTemplates: [] };
+  });
   server.setRequestHandler('resources/read', (request): ReadResourceResult => {
     if (request.params.uri !== TAXONOMY_RESOURCE_URI)
       throw unknownName('resource', request.params.uri);

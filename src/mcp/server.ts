@@ -7,7 +7,7 @@ import type { Logger } from '../infra/logger';
 import type { Caller, Refused } from '../service/read-service';
 import type { DeferredJson } from './deferred-json';
 import { SERVER_INSTRUCTIONS } from './descriptions';
-import { guardRequestHandlers, unknownName } from './protocol-errors';
+import { guardRequestHandlers, refuseCursor, unknownName } from './protocol-errors';
 import { registerResources, taxonomyResource, type TaxonomyResource } from './resources';
 import type { ToolDefinition } from './tools';
 
@@ -92,16 +92,19 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
   });
   registerResources(server, parts.taxonomy);
 
-  server.setRequestHandler('tools/list', (): ListToolsResult => ({
-    tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
-      name,
-      title,
-      description,
-      inputSchema,
-      outputSchema,
-      annotations,
-    })),
-  }));
+  server.setRequestHandler('tools/list', (request): ListToolsResult => {
+    refuseCursor(request.params);
+    return {
+      tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+        name,
+        title,
+        description,
+        inputSchema,
+        outputSchema,
+        annotations,
+      })),
+    };
+  });
 
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);

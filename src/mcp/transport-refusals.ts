@@ -140,9 +140,9 @@ export function versionProbeRefusal(
 export const SPOKEN_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 
 /**
- * Every revision the endpoint serves: those of contract §21.4 and the older 2025-era ones the SDK
- * still negotiates through initialize (2025-03-26, 2024-11-05), which clients of the 1.x SDK
- * may send.
+ * Every revision the endpoint serves: those of contract §21.4 and the older ones the SDK still
+ * negotiates through initialize (2025-03-26, 2024-11-05, 2024-10-07), which clients of the 1.x
+ * SDK may send. Served, not advertised: refusals list SPOKEN_REVISIONS (docs/agents.md).
  */
 const SERVED_REVISIONS: ReadonlySet<string> = new Set([
   ...SPOKEN_REVISIONS,

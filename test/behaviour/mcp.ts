@@ -264,6 +264,23 @@ export function mcpBehaviour(start: StartWorld): void {
       );
     });
 
+    // Each list is one page: a cursor the client made up got the first page again, and MCP's
+    // pagination asks for -32602 Invalid params.
+    it('a cursor on tools/list, resources/list or resources/templates/list is -32602', async () => {
+      const cursor = 'garbage';
+      for (const listed of [
+        () => client.listTools({ cursor }),
+        () => client.listResources({ cursor }),
+        () => client.listResourceTemplates({ cursor }),
+      ]) {
+        await expect(listed()).rejects.toMatchObject({
+          code: -32602,
+          message: expect.stringContaining('Invalid cursor'),
+        });
+      }
+      expect((await client.listTools()).tools.length).toBe(5);
+    });
+
     // A client that lists templates on connecting (the Inspector does) got -32601.
     it('lists no resource templates: an empty list, not Method not found', async () => {
       expect(await client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
