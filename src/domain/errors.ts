@@ -97,6 +97,20 @@ export function unknownParameter(name: string): ApiError {
 }
 
 /**
+ * contract §6.14: a key pasted as the value of a parameter or argument the endpoint reads is a key
+ * in the query string, so an unknown parameter as decisions have it, refused before its value is
+ * read; the message says why instead of claiming the parameter is unknown, and never shows the key.
+ */
+export function pastedKey(name: string): ApiError {
+  const shown = JSON.stringify(shownName(name));
+  return invalidFilter(
+    shownName(name),
+    'unknown_parameter',
+    `${shown} holds an API key, which is never read from a parameter: send it in the X-API-Key header.`,
+  );
+}
+
+/**
  * A name the caller sent, as an error message may show it: cut at 64 characters, and a key pasted
  * as the name itself (`?oppk_…`) hidden. JSON-quote it where it is shown, so no control character
  * reaches a one-line message.

@@ -19,7 +19,6 @@ import { ApiError, badOpportunityId } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import {
   checkOnlyNames,
-  refusePastedKeys,
   parseRestQuery,
   parseToolArgs,
   type Endpoint,
@@ -347,9 +346,8 @@ export class ReadService {
       // `id`, itself an argument, as every tool checks its argument names first (a wrong name,
       // `opportunity_id`, is the answer the agent needs); the URL's query after the path's id.
       if (options?.from === 'tool') checkOnlyNames(Object.keys(options.args), DETAIL_PARAMETERS);
-      // contract §6.14: a key pasted as the id (a tool's argument, a path segment) is refused as a
-      // pasted key is anywhere else, not read as an id that is not a uuid.
-      refusePastedKeys([['opportunity_id', id]]);
+      // A key pasted as the id (a path segment, a tool's argument) is an id that is not a uuid, 422
+      // like any (contract §5.5); the message never quotes the id, so it is not shown back.
       if (typeof id !== 'string' || !isUuid(id)) {
         // Only a tool's call can leave it out.
         throw badOpportunityId(id);

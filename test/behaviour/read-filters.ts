@@ -168,12 +168,17 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
       ['0 still excludes null rates', { rate_min: '0' }],
       ['own currency and unit', { rate_min: '700' }],
       ['min-only rate', { rate_min: '90' }],
+      // More digits than a double holds: read as 100 it matched a rate of exactly 100.
+      ['just above a bound, as written', { rate_min: '100.0000000000000001' }],
+      ['just below a bound, as written', { rate_min: '80.49999999999999999' }],
     ],
     rate_max: [
       ['lower bound (min, else max), inclusive', { rate_max: '80' }],
       ['decimal', { rate_max: '80.5' }],
       ['max-only rate', { rate_max: '70' }],
       ['large', { rate_max: '1000' }],
+      ['just below a bound, as written', { rate_max: '80.49999999999999999' }],
+      ['just above a bound, as written', { rate_max: '80.50000000000000001' }],
     ],
     currency: [
       ['USD', { currency: 'USD' }],
@@ -271,6 +276,12 @@ export function readFilterBehaviour(start: StartFixtureWorld): void {
     expect(idsOf(expected({ rate_min: '100' }))).toContain(
       FIXTURE.find((r) => r.rate?.min === 80)?.id,
     );
+    // A decimal just past a bound leaves that rate out, as written; Number() would keep it.
+    const hundred = FIXTURE.find((r) => r.rate?.min === 80)?.id;
+    expect(idsOf(expected({ rate_min: '100.0000000000000001' }))).not.toContain(hundred);
+    const eightyHalf = FIXTURE.find((r) => r.rate?.min === 80.5)?.id;
+    expect(idsOf(expected({ rate_max: '80.49999999999999999' }))).not.toContain(eightyHalf);
+    expect(idsOf(expected({ rate_max: '80.50000000000000001' }))).toContain(eightyHalf);
     // Narrowing keeps all of software_engineering and only data_engineering of data.
     const narrowed = expected({
       job_family: 'data,software_engineering',

@@ -124,14 +124,15 @@ describe.each(MCP_CLIENTS)('$name', (kind) => {
     });
   });
 
-  // contract §6.14: a key pasted as the id is refused as a pasted key, not read as a bad id.
-  it('get_opportunity with a key as its id: unknown_parameter naming id, the key not shown', async () => {
+  // contract §5.5: a key pasted as the id is an id that is not a uuid (it was refused as an
+  // unknown parameter, a message that was simply false), and it is never shown back.
+  it('get_opportunity with a key as its id: validation_error naming id, the key not shown', async () => {
     const pasted = `oppk_${'Q'.repeat(40)}`;
     const { isError, body } = await call('get_opportunity', { id: pasted });
     expect(isError).toBe(true);
     expect(body.error).toMatchObject({
-      code: 'invalid_filter',
-      details: { parameter: 'id', reason: 'unknown_parameter' },
+      code: 'validation_error',
+      details: { parameter: 'id', reason: 'bad_format' },
     });
     expect(JSON.stringify(body)).not.toContain(pasted);
   });

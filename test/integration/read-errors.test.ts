@@ -181,12 +181,22 @@ describe('a key in the query string', () => {
     },
   );
 
-  it.each([
-    ['/v1/opportunities/changes', `since=${SECRET}`, 'since'],
-    [`/v1/opportunities/${SECRET}`, '', 'opportunity_id'],
-  ])('in %s (%s) too: refused as a pasted key, never echoed', async (path, query, parameter) => {
-    const res = await get(ctx.baseUrl, query ? `${path}?${query}` : path, { key: reader.key });
-    expectError(res, 400, 'invalid_filter', { parameter, reason: 'unknown_parameter' });
+  it('in the change feed (since=oppk_…) too: refused as a pasted key, never echoed', async () => {
+    const res = await get(ctx.baseUrl, `/v1/opportunities/changes?since=${SECRET}`, {
+      key: reader.key,
+    });
+    expectError(res, 400, 'invalid_filter', { parameter: 'since', reason: 'unknown_parameter' });
+    expect(res.text).not.toContain(SECRET);
+  });
+
+  // contract §5.5: the id is a path segment, not a parameter: one shaped like a key is an id that
+  // is not a uuid (it was 400 "Unknown parameter opportunity_id"), never echoed.
+  it('as the detail id (/v1/opportunities/oppk_…): 422 must be a uuid, never echoed', async () => {
+    const res = await get(ctx.baseUrl, `/v1/opportunities/${SECRET}`, { key: reader.key });
+    expectError(res, 422, 'validation_error', {
+      parameter: 'opportunity_id',
+      reason: 'bad_format',
+    });
     expect(res.text).not.toContain(SECRET);
   });
 

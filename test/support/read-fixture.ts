@@ -291,6 +291,25 @@ type Predicate = (r: Opportunity, value: string, q: Query) => boolean;
 const upper = (r: Opportunity) => (r.rate ? (r.rate.max ?? r.rate.min) : null);
 const lower = (r: Opportunity) => (r.rate ? (r.rate.min ?? r.rate.max) : null);
 
+/**
+ * Sign of the stored rate minus the filter's decimal text, compared as written (contract §6.9),
+ * digit by digit: not through Number(), which rounds a text of more digits than a double holds.
+ * The fixture's rates print as plain decimals (80.5, 180000).
+ */
+function compareRate(rate: number, text: string): number {
+  const parts = (t: string) => {
+    const [whole = '', fraction = ''] = t.split('.');
+    return { whole: whole.replace(/^0+(?=.)/, ''), fraction: fraction.replace(/0+$/, '') };
+  };
+  const a = parts(String(rate));
+  const b = parts(text);
+  if (a.whole.length !== b.whole.length) return a.whole.length - b.whole.length;
+  const width = Math.max(a.fraction.length, b.fraction.length);
+  const left = a.whole + a.fraction.padEnd(width, '0');
+  const right = b.whole + b.fraction.padEnd(width, '0');
+  return left === right ? 0 : left > right ? 1 : -1;
+}
+
 /** contract §6, one predicate per filter parameter of §6.1. */
 export const ORACLE: Record<string, Predicate> = {
   published_after: (r, v) => r.published_at !== null && ms(r.published_at) >= ms(v),
@@ -321,8 +340,8 @@ export const ORACLE: Record<string, Predicate> = {
   city: (r, v) => same(r.location.city, v),
   state: (r, v) => same(r.location.region, v) || same(r.location.region_code, v),
   region: (r, v) => same(r.location.region, v) || same(r.location.region_code, v),
-  rate_min: (r, v) => upper(r) !== null && (upper(r) ?? 0) >= Number(v),
-  rate_max: (r, v) => lower(r) !== null && (lower(r) ?? 0) <= Number(v),
+  rate_min: (r, v) => upper(r) !== null && compareRate(upper(r) ?? 0, v) >= 0,
+  rate_max: (r, v) => lower(r) !== null && compareRate(lower(r) ?? 0, v) <= 0,
   currency: (r, v) => same(r.rate?.currency, v),
   pay_basis: (r, v) => list(v).includes(r.pay_basis),
   work_structure: (r, v) => {

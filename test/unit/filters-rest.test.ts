@@ -245,6 +245,10 @@ describe('a key pasted as a parameter value', () => {
         details: { parameter: name, reason: 'unknown_parameter' },
       });
       expect(err.message).not.toContain(SECRET);
+      // It says why: the parameter is known, its value holds a key.
+      expect(err.message).toBe(
+        `"${name}" holds an API key, which is never read from a parameter: send it in the X-API-Key header.`,
+      );
     },
   );
 

@@ -42,7 +42,9 @@ const spec = (
   name: ParamName,
   kind: ParamKind,
   description: string,
-  extra: Partial<Pick<ParamSpec, 'values' | 'level' | 'surface' | 'min' | 'max' | 'maxItems'>> = {},
+  extra: Partial<
+    Pick<ParamSpec, 'values' | 'level' | 'surface' | 'min' | 'max' | 'maxItems' | 'bound'>
+  > = {},
 ): ParamSpec => ({ name, kind, description, ...extra });
 
 export const PARAMS: readonly ParamSpec[] = [
@@ -138,11 +140,13 @@ export const PARAMS: readonly ParamSpec[] = [
     'rate_min',
     'decimal',
     "Non-negative decimal (80 or 80.5). Matches rates whose upper bound (max, else min) is >= this, in the record's own currency and unit: combine with currency and pay_basis. Records without a rate never match; a null rate does not mean zero pay.",
+    { bound: 'at_least' },
   ),
   spec(
     'rate_max',
     'decimal',
     "Non-negative decimal. Matches rates whose lower bound (min, else max) is <= this, in the record's own currency and unit. Records without a rate never match.",
+    { bound: 'at_most' },
   ),
   spec('currency', 'text', `ISO 4217 currency code of the rate (USD). ${CASE_INSENSITIVE}`),
   spec('pay_basis', 'enum_list', 'Pay bases (OR).', { values: PAY_BASES }),

@@ -2,6 +2,7 @@ import {
   ApiError,
   invalidFilter,
   malformedCursor,
+  pastedKey,
   quoteValue,
   unknownParameter,
   validationError,
@@ -51,7 +52,7 @@ const quote = quoteValue;
  */
 export function refusePastedKeys(entries: Iterable<[string, unknown]>): void {
   for (const [name, value] of entries) {
-    if (name !== 'cursor' && holdsKey(value)) throw unknownParameter(name);
+    if (name !== 'cursor' && holdsKey(value)) throw pastedKey(name);
   }
 }
 

@@ -1,4 +1,5 @@
 import { invalidFilter, validationError } from '../errors';
+import { boundOf } from './decimal-bound';
 import { checkNames, normalizeParams, refusePastedKeys } from './normalize';
 import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
 
@@ -17,13 +18,15 @@ function wrongType(name: string, expected: string): never {
   throw validationError(name, 'bad_format', `${name} must be ${expected}.`);
 }
 
-function decimal(name: string, raw: unknown): Coerced {
+function decimal({ name, bound }: ParamSpec, raw: unknown): Coerced {
   if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) {
     return { type: 'number', value: raw };
   }
   if (typeof raw === 'string') {
     if (raw.includes(',')) notAList(name);
-    if (DECIMAL.test(raw)) return { type: 'number', value: Number(raw) };
+    if (DECIMAL.test(raw)) {
+      return { type: 'number', value: bound ? boundOf(raw, bound) : Number(raw) };
+    }
   }
   return wrongType(name, 'a non-negative number (or a decimal string such as "80.5")');
 }
@@ -44,7 +47,7 @@ const coerceJson: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
         ? { type: 'boolean', value: raw }
         : wrongType(name, 'a boolean');
     case 'decimal':
-      return decimal(name, raw);
+      return decimal(spec, raw);
     case 'limit':
     case 'integer':
       return typeof raw === 'number' && Number.isInteger(raw)

@@ -1,4 +1,5 @@
 import { invalidFilter, validationError } from '../errors';
+import { boundOf } from './decimal-bound';
 import { checkNames, normalizeParams, refusePastedKeys } from './normalize';
 import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
 
@@ -38,7 +39,7 @@ const coerceText: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
           `${name} must be a non-negative decimal such as 80 or 80.5.`,
         );
       }
-      return { type: 'number', value: Number(raw) };
+      return { type: 'number', value: spec.bound ? boundOf(raw, spec.bound) : Number(raw) };
     case 'limit':
     case 'integer':
       if (!INTEGER.test(raw)) {

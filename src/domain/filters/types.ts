@@ -1,3 +1,4 @@
+import type { DecimalBound } from './decimal-bound';
 import type { HistogramField, HistogramInterval, StatsName } from '../aggregates';
 import type { Taxonomy, TaxonomyLevel } from '../taxonomy';
 
@@ -104,6 +105,8 @@ export interface ParamSpec {
   readonly max?: number;
   /** Most items of a list kind, when fewer than unbounded (group_by); none repeated then. */
   readonly maxItems?: number;
+  /** How a `decimal` kind bounds the stored value: its text is read exactly (decimal-bound.ts). */
+  readonly bound?: DecimalBound;
 }
 
 /** Parsed request options (contract §10.2, §10.3, §11). */
