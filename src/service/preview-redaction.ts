@@ -54,8 +54,23 @@ const ESCAPES: readonly (readonly [RegExp, (m: RegExpExecArray) => string | unde
 const asciiOf = (code: number) => (code < 0x80 ? String.fromCharCode(code) : undefined);
 const codePointOf = (code: number) => (code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
 
-/** The hyphens a text may write for `-` (U+2010 hyphen, U+2011 non-breaking hyphen). */
-const HYPHENS = new Set(['\u2010', '\u2011']);
+/**
+ * The dashes a text may write for `-`: hyphen, non-breaking hyphen, figure dash, en and em dash,
+ * horizontal bar, minus sign, and the small and full-width forms (scraped text and word processors
+ * turn `ABCD-9981` into `ABCD–9981`).
+ */
+const HYPHENS = new Set([
+  '\u2010',
+  '\u2011',
+  '\u2012',
+  '\u2013',
+  '\u2014',
+  '\u2015',
+  '\u2212',
+  '\ufe58',
+  '\ufe63',
+  '\uff0d',
+]);
 
 /** A text read for searching: escapes decoded, hyphens plain, lower case; each unit's origin kept. */
 interface Decoded {

@@ -130,6 +130,13 @@ it.each([
   ],
   ['the id after a percent-escape', 'ref%2FAUD-7781%2F'],
   ['the id with a non-breaking hyphen', 'Reference AUD\u20117781.'],
+  // Scraped text writes the id's hyphen as a dash: an en dash came through.
+  ['the id with an en dash', 'ref aud\u20137781'],
+  ['the id with a figure dash', 'ref AUD\u20127781'],
+  ['the id with an em dash', 'ref AUD\u20147781'],
+  ['the id with a minus sign', 'ref AUD\u22127781'],
+  ['the id with a full-width hyphen-minus', 'ref AUD\uff0d7781'],
+  ['the id with a small hyphen-minus', 'ref AUD\ufe637781'],
 ])('leaves out an evidence item quoting %s', (_label, excerpt) => {
   const kept = quote('C2C welcome');
   const shown = redactForPreview(record({ evidence: [quote(excerpt), kept] }));
