@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { childrenOf } from './proc';
+import { freePort } from '../free-port';
 
 // Starts the API as in production: `npm run build`, then node on the compiled JavaScript with
 // NODE_ENV=production and every service configured. Where the build does not run from dist yet,
@@ -23,16 +23,7 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 async function waitReady(
   url: string,

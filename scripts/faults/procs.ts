@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { sleep } from './load';
+import { freePort } from '../free-port';
 
 // The moving parts a fault run controls: API instances as child processes, a tiny
 // round-robin HTTP proxy in front of them, a TCP proxy in front of Postgres that can cut every
@@ -31,13 +32,7 @@ export function stopChildrenOnInterrupt(): void {
   }
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 export async function waitFor(
   check: () => Promise<boolean>,

@@ -1,7 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +8,7 @@ import { Pool } from 'pg';
 import { createSearchClient } from '../../src/search/client';
 import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
+import { freePort } from '../../scripts/free-port';
 
 // The production build as the image lays it out: tsc output in dist/ beside
 // migrations/ and index-mappings/, started with plain node from another working directory in
@@ -25,15 +25,6 @@ let server: ChildProcess | undefined;
 let baseUrl: string;
 let db: string | undefined;
 const output: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(

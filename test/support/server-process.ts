@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
 import { Pool } from 'pg';
@@ -8,6 +7,7 @@ import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
 import { nodeArgs } from './compiled-src';
 import { TEST_CURSOR_KEYS } from './harness';
+import { freePort } from '../../scripts/free-port';
 
 // The API as `npm start` runs it (one node process, so a signal reaches the server itself; the tsx
 // CLI's relay may SIGKILL a child slow to acknowledge) as a child process against the real services
@@ -26,16 +26,7 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface StartOptions {
   /** Through tsx, as `npm start` runs it, instead of the run's compiled src/. */
