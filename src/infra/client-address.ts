@@ -44,14 +44,19 @@ function validEntry(entry: string): boolean {
 export function addressGroup(given: string | undefined): string {
   if (!given) return 'unknown';
   const ip = bareAddress(given);
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1]) return mapped[1];
   const version = isIP(ip);
   if (version === 4) return ip;
   // Not an address (a trusted proxy's odd spelling): one group for all such, so that varying the
   // spelling cannot open a new allowance each time.
   if (version === 0) return 'not-an-address';
-  return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`;
+  const hextets = expandIpv6(ip);
+  // IPv4-mapped (::ffff:0:0/96) in any spelling (`::ffff:198.51.100.3`, `::ffff:c633:6403`,
+  // `0:0:0:0:0:ffff:…`) is that IPv4 address: the hex spellings fell into the /64 of ::.
+  if (hextets.slice(0, 5).every((h) => h === '0') && hextets[5] === 'ffff') {
+    const [high = 0, low = 0] = hextets.slice(6).map((h) => parseInt(h, 16));
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  return `${hextets.slice(0, 4).join(':')}::/64`;
 }
 
 /**
@@ -73,7 +78,7 @@ function expandIpv6(ip: string): string[] {
   const parts = (s: string) => (s ? s.split(':') : []);
   let left = parts(head);
   let right = tail === undefined ? [] : parts(tail);
-  // An embedded IPv4 tail (::ffff:1.2.3.4 handled above; 64:ff9b::1.2.3.4 here) is two hextets.
+  // An embedded IPv4 tail (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) is two hextets.
   const last = (tail === undefined ? left : right).at(-1);
   if (last?.includes('.')) {
     const octets = last.split('.').map(Number);

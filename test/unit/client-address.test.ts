@@ -17,6 +17,15 @@ describe('addressGroup (contract §19.6)', () => {
     ['[2001:db8:7:7::32]', '2001:db8:7:7::/64'],
     ['[2001:db8:7:7::1]:443', '2001:db8:7:7::/64'],
     ['[::ffff:203.0.113.7]:80', '203.0.113.7'],
+    // IPv4-mapped in its other spellings is the same IPv4 (the hex ones fell into ::/64).
+    ['::ffff:c633:6403', '198.51.100.3'],
+    ['::FFFF:198.51.100.3', '198.51.100.3'],
+    ['0:0:0:0:0:ffff:198.51.100.3', '198.51.100.3'],
+    ['0000:0000:0000:0000:0000:FFFF:C633:6403', '198.51.100.3'],
+    ['[::ffff:c633:6403]:443', '198.51.100.3'],
+    // Not mapped: ::ffff itself, and an IPv4-compatible or translated address, stay IPv6.
+    ['::ffff', '0:0:0:0::/64'],
+    ['::c633:6403', '0:0:0:0::/64'],
     // Not an address: one group for every such spelling, not one each.
     ['garbage1', 'not-an-address'],
     ['010.009.009.009', 'not-an-address'],
