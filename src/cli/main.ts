@@ -1,5 +1,4 @@
 import { bootstrap, shutdown } from '../bootstrap';
-import { ConfigError } from '../config';
 import type { RealCapabilities } from '../app/compose';
 import {
   checkArguments,
@@ -111,7 +110,9 @@ async function main(argv: string[]): Promise<number> {
         : String(err);
     if (json) process.stdout.write(JSON.stringify({ ok: false, error: message }) + '\n');
     else console.error(`error: ${message}`);
-    return err instanceof UsageError || err instanceof ConfigError ? 2 : 1;
+    // 2 is for what the command line got wrong; a configuration the environment got wrong is 1, as
+    // the server exits with it (docs/operations.md, Admin CLI).
+    return err instanceof UsageError ? 2 : 1;
   } finally {
     progress.stop();
     if (capabilities) await shutdown(capabilities.deps);

@@ -99,3 +99,18 @@ it('import reads a relative FILE from the directory the command was typed in', a
   expect(run.report).toMatchObject({ ok: true, store: { inserted: 1 } });
   rmSync(here, { recursive: true, force: true });
 });
+
+// A configuration the environment gets wrong is exit status 1, as the server's; 2 is for what the
+// command line gets wrong (it was 2 for both).
+it('an invalid configuration is exit status 1 with its message, not a usage error (2)', async () => {
+  const run = await runCli(['usage', '--account', '00000000-0000-4000-8000-000000000000'], {
+    env: {
+      NODE_ENV: 'production',
+      DATABASE_URL: undefined,
+      OPENSEARCH_URL: undefined,
+      CURSOR_SIGNING_KEYS: undefined,
+    },
+  });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('invalid configuration');
+});

@@ -30,7 +30,10 @@ export const ACCOUNT_FLAGS = [
   'name',
 ] as const;
 
-/** `none` clears an optional value on update (an override, the period, the name). */
+/**
+ * `none` clears an optional value on update (an override, the period, the name); a name of `none`
+ * is no name on create too, so that a name `update` could never set is never stored.
+ */
 const CLEAR = 'none';
 
 function oneOf<T extends string>(
@@ -83,7 +86,7 @@ export function accountFlags(args: ParsedArgs, clearable: boolean): AccountPatch
     page_size_override: clearableInt(args, 'page-size', clearable),
     period_start: dateFlag(args, 'period-start', clearable),
     period_end: dateFlag(args, 'period-end', clearable),
-    name: clearable && name === CLEAR ? null : name,
+    name: name === CLEAR ? null : name,
   };
 }
 
@@ -114,6 +117,14 @@ export function inFlags(message: string): string {
     .replace(/\bperiod_(start|end)\b/g, (field) => FLAG_OF_FIELD[field] ?? field);
 }
 
+/**
+ * A stored period that the meter does not apply: a plan-billed account on a calendar-month plan
+ * (Free) counts UTC calendar months whatever is stored (contract §15.5, billing/period.ts).
+ * Said rather than refused: the period applies once the account moves to a paid plan.
+ */
+export const IGNORED_PERIOD_NOTE =
+  'the Free plan counts UTC calendar months: this period applies only after a change to a paid plan or legacy billing';
+
 /** The JSON an account command prints: numbers as numbers, dates ISO. */
 export function accountJson(account: Account): Record<string, unknown> {
   const limits = accountLimits(account);
@@ -131,6 +142,11 @@ export function accountJson(account: Account): Record<string, unknown> {
     period_start: account.period_start?.toISOString() ?? null,
     period_end: account.period_end?.toISOString() ?? null,
     created_at: account.created_at.toISOString(),
+    ...(account.period_start !== null &&
+    account.billing_model === 'plan' &&
+    account.plan.period_kind === 'calendar_month'
+      ? { period_note: IGNORED_PERIOD_NOTE }
+      : {}),
     // What the meter applies: no allowance set includes nothing (as `usage` prints it).
     limits: {
       allowance: limits.allowance ?? 0,
