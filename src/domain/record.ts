@@ -44,6 +44,17 @@ const url = z
   .refine((text) => URL.canParse(text), 'must be an absolute http or https URL');
 const text = (max: number) => z.string().max(max);
 
+// contract §2.7: a number is stored and served as the double JSON reads it as, so one past 2^53
+// (9007199254740993, 12345678901234567890, 1e21) came back as another number (9007199254740992)
+// with nothing said. Within ±(2^53 - 1) every integer is exact.
+const STORABLE = Number.MAX_SAFE_INTEGER;
+const storableNumber = () =>
+  z
+    .number()
+    .min(-STORABLE, 'must be at least -9007199254740991: larger numbers are not stored exactly')
+    .max(STORABLE, 'must be at most 9007199254740991: larger numbers are not stored exactly');
+const amount = () => storableNumber().nonnegative();
+
 export const Organization = z.strictObject({
   name: text(300).min(1),
   role: OrganizationRole,
@@ -78,8 +89,8 @@ export const Location = z.strictObject({
 
 export const Rate = z
   .strictObject({
-    min: z.number().nonnegative().nullable(),
-    max: z.number().nonnegative().nullable(),
+    min: amount().nullable(),
+    max: amount().nullable(),
     // A refinement, not an enum: the published record schema (OpenAPI, MCP output) stays a
     // three-letter pattern instead of growing by 180 values on every tool listing.
     currency: z
@@ -94,15 +105,15 @@ export const Rate = z
   });
 
 export const Duration = z.strictObject({
-  months_min: z.number().nonnegative().nullable(),
-  months_max: z.number().nonnegative().nullable(),
+  months_min: amount().nullable(),
+  months_max: amount().nullable(),
   text: text(300).nullable(),
 });
 
 export const Evidence = z.strictObject({
   field: text(64).min(1),
   // contract §2.7.2: every text field has a bound, this one included.
-  value: z.union([text(500), z.number(), z.boolean(), z.null()]),
+  value: z.union([text(500), storableNumber(), z.boolean(), z.null()]),
   strength: EvidenceStrength,
   excerpt: text(500),
   source: text(64).nullable(),

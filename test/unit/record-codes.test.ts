@@ -43,3 +43,39 @@ describe('record date-times', () => {
     expect(Opportunity.safeParse(makeRecord({ changed_at: changedAt })).success).toBe(ok);
   });
 });
+
+// contract §2.7.4: numbers past 2^53 were stored and served as other numbers, with nothing said.
+describe('record numbers', () => {
+  const record = makeRecord();
+  const withRate = (max: number) => ({
+    ...record,
+    rate: { min: 80.5, max, currency: 'USD', unit: 'hour' },
+  });
+  const withMonths = (months_max: number) => ({
+    ...record,
+    duration: { months_min: null, months_max, text: null },
+  });
+  const withEvidence = (value: number) => ({
+    ...record,
+    evidence: [{ field: 'rate', value, strength: 'explicit', excerpt: 'x', source: null }],
+  });
+  const parsed = JSON.parse;
+
+  it.each([
+    ['rate.max', withRate],
+    ['duration.months_max', withMonths],
+    ['evidence[].value', withEvidence],
+  ] as const)('%s takes 2^53 - 1 and refuses 2^53 + 1 or 1e21', (_label, make) => {
+    expect(Opportunity.safeParse(make(Number.MAX_SAFE_INTEGER)).success).toBe(true);
+    for (const text of ['9007199254740993', '12345678901234567890', '1e21']) {
+      const result = Opportunity.safeParse(make(parsed(text) as number));
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toMatch(/not stored exactly/);
+    }
+  });
+
+  it('a negative evidence number is bounded too', () => {
+    expect(Opportunity.safeParse(withEvidence(-Number.MAX_SAFE_INTEGER)).success).toBe(true);
+    expect(Opportunity.safeParse(withEvidence(-1e21)).success).toBe(false);
+  });
+});
