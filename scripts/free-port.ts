@@ -28,7 +28,9 @@ function listenOn(port: number): Promise<number | null> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(null));
-    server.listen(port, '127.0.0.1', () => {
+    // On every address, as the API binds (0.0.0.0): a listener on one address of the host holds
+    // the port for it too.
+    server.listen(port, '0.0.0.0', () => {
       const bound = (server.address() as AddressInfo).port;
       server.close(() => resolve(bound));
     });

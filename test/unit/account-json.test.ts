@@ -57,5 +57,7 @@ it('--name none is no name on create as on update', () => {
   const args = parseArgs(['account', 'create', '--name', 'none']);
   expect(accountFlags(args, false).name).toBeNull();
   expect(accountFlags(args, true).name).toBeNull();
+  // The store trims a name: ` none` is `none`.
+  expect(accountFlags(parseArgs(['account', 'create', '--name', ' none ']), true).name).toBeNull();
   expect(accountFlags(parseArgs(['account', 'create', '--name', 'Acme']), false).name).toBe('Acme');
 });

@@ -86,7 +86,8 @@ export function accountFlags(args: ParsedArgs, clearable: boolean): AccountPatch
     page_size_override: clearableInt(args, 'page-size', clearable),
     period_start: dateFlag(args, 'period-start', clearable),
     period_end: dateFlag(args, 'period-end', clearable),
-    name: name === CLEAR ? null : name,
+    // The store trims a name, so ` none` is `none` too.
+    name: name?.trim() === CLEAR ? null : name,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { KEY_LIKE_PARAMETERS } from '../../adapter/authenticate';
-import { unknownParameter } from '../../domain/errors';
+import { pastedKey, unknownParameter } from '../../domain/errors';
 import { holdsKey } from '../../domain/key-shape';
 
 /**
@@ -14,8 +14,14 @@ import { holdsKey } from '../../domain/key-shape';
  */
 export function refuseKeyInQuery(req: Request, _res: Response, next: NextFunction): void {
   for (const [name, value] of Object.entries(req.query)) {
-    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || holdsKey(name) || holdsKey(value)) {
+    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || holdsKey(name)) {
       next(unknownParameter(name));
+      return;
+    }
+    // A key as the value (`region=oppk_…` on the preview, which this answers first): the same
+    // refusal, saying why, as the routes that read parameters give.
+    if (holdsKey(value)) {
+      next(pastedKey(name));
       return;
     }
   }
