@@ -22,6 +22,17 @@ describe('boundOf', () => {
     expect(boundOf(text, bound)).toBe(want);
   });
 
+  // An MCP argument may be a megabyte of digits. BigInt arithmetic on it held the event loop about
+  // 90 ms a call, and trimming a run of zeros with /0+$/ backtracked for minutes: both are gone
+  // (string comparison, zeros trimmed in one pass). A quadratic return shows as a run of minutes.
+  it('reads long runs of digits, zeros not at the end included', () => {
+    const zeros = '0'.repeat(200_000);
+    expect(boundOf(`755.${zeros}1`, 'at_least')).toBe(755.0000000000001);
+    expect(boundOf(`755.${zeros}1`, 'at_most')).toBe(755);
+    expect(boundOf(`${zeros}1.5`, 'at_least')).toBe(1.5);
+    expect(boundOf(`0.${'9'.repeat(200_000)}`, 'at_most')).toBe(0.9999999999999999);
+  });
+
   it('a decimal too large for a double stays Infinity (refused later as out of range)', () => {
     expect(boundOf('9'.repeat(400), 'at_least')).toBe(Infinity);
   });
