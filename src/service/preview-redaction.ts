@@ -55,22 +55,18 @@ const asciiOf = (code: number) => (code < 0x80 ? String.fromCharCode(code) : und
 const codePointOf = (code: number) => (code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
 
 /**
- * The dashes a text may write for `-`: hyphen, non-breaking hyphen, figure dash, en and em dash,
- * horizontal bar, minus sign, and the small and full-width forms (scraped text and word processors
- * turn `ABCD-9981` into `ABCD–9981`).
+ * A dash a text may write for `-`: any dash punctuation (hyphen, en and em dash, the small,
+ * full-width, vertical, Armenian and Hebrew forms: scraped text and word processors turn
+ * `ABCD-9981` into `ABCD–9981`), and the minus sign.
  */
-const HYPHENS = new Set([
-  '\u2010',
-  '\u2011',
-  '\u2012',
-  '\u2013',
-  '\u2014',
-  '\u2015',
-  '\u2212',
-  '\ufe58',
-  '\ufe63',
-  '\uff0d',
-]);
+const DASH = /^[\p{Pd}\u2212]$/u;
+
+/**
+ * An invisible format character (zero-width space and joiners, soft hyphen, word joiner, byte
+ * order mark, direction marks): read as nothing, so `ABCD-\u200B9981`, which shows and copies as
+ * the id, is found as it.
+ */
+const INVISIBLE = /^\p{Cf}$/u;
 
 /** A text read for searching: escapes decoded, hyphens plain, lower case; each unit's origin kept. */
 interface Decoded {
@@ -109,7 +105,7 @@ function decode(original: string): Decoded {
       end = i + read.length;
     }
     // Unit by UTF-16 unit, not by code point: indexOf counts units, and an emoji is two.
-    const lower = (HYPHENS.has(read) ? '-' : read).toLowerCase();
+    const lower = INVISIBLE.test(read) ? '' : (DASH.test(read) ? '-' : read).toLowerCase();
     for (let k = 0; k < lower.length; k++) {
       units.push(lower.charAt(k));
       from.push(i);
@@ -143,7 +139,9 @@ class HiddenValues {
     const ids = record.sources
       .map((s) => s.external_id?.trim())
       .filter((id): id is string => typeof id === 'string' && id !== '');
-    this.exact = new Set(ids.map((id) => id.toLowerCase()));
+    // As texts are read: an id of under four characters is only found as a whole value, and
+    // `A–1` (an en dash) is that value as much as `A-1` is.
+    this.exact = new Set(ids.map((id) => decode(id).text));
     const seen = new Set<string>();
     this.hidden = [
       ...urls.flatMap(urlForms).map((form) => ({ text: decode(form).text, token: false })),
@@ -202,7 +200,7 @@ class HiddenValues {
   mentions(value: unknown): boolean {
     if (typeof value === 'number') return this.exact.has(String(value));
     if (typeof value !== 'string') return false;
-    if (this.exact.has(value.trim().toLowerCase())) return true;
+    if (this.exact.has(decode(value).text.trim())) return true;
     return this.hidden.length > 0 && this.spans(decode(value), true).length > 0;
   }
 

@@ -137,6 +137,13 @@ it.each([
   ['the id with a minus sign', 'ref AUD\u22127781'],
   ['the id with a full-width hyphen-minus', 'ref AUD\uff0d7781'],
   ['the id with a small hyphen-minus', 'ref AUD\ufe637781'],
+  ['the id with a vertical en dash', 'ref AUD\ufe327781'],
+  ['the id with a two-em dash', 'ref AUD\u2e3a7781'],
+  ['the id with an Armenian hyphen', 'ref AUD\u058a7781'],
+  // Invisible characters show and copy as the id.
+  ['the id with a zero-width space', 'ref AUD-\u200b7781'],
+  ['the id with a soft hyphen inside', 'ref AUD-77\u00ad81'],
+  ['the id with a word joiner', 'ref AUD\u2060-7781'],
 ])('leaves out an evidence item quoting %s', (_label, excerpt) => {
   const kept = quote('C2C welcome');
   const shown = redactForPreview(record({ evidence: [quote(excerpt), kept] }));
@@ -290,4 +297,22 @@ it.each([
 it('reads what stands before a mention by unit, also at the end of a text after emoji', () => {
   const title = `${'🚀'.repeat(10)} xAUD-7781`;
   expect(redactForPreview(record({ title })).title).toBe(title);
+});
+
+// An id of under four characters is only hidden as a whole value: one written with an en dash
+// (`A–1` for `A-1`) went through, compared as stored.
+it('leaves out an evidence item whose whole value is a short id written with a dash or in capitals', () => {
+  const short = record({
+    sources: [
+      { source: 'lever', external_id: 'a-1', url: null, observed_at: '2026-10-01T12:00:00.000Z' },
+    ],
+  });
+  const kept = quote('C2C welcome');
+  for (const value of ['A-1', 'A\u20131', ' a\u20101 ', 'A-\u200b1']) {
+    const shown = redactForPreview({ ...short, evidence: [quote('ref', value), kept] });
+    expect(shown.evidence).toEqual([kept]);
+  }
+  // A range written with a dash is not an id.
+  const range = quote('80–100 an hour', '80–100');
+  expect(redactForPreview({ ...short, evidence: [range] }).evidence).toEqual([range]);
 });
