@@ -2735,7 +2735,7 @@ export interface operations {
           'application/json': components['schemas']['DetailEnvelope'];
         };
       };
-      /** @description invalid_filter, malformed_cursor or page_size_exceeded */
+      /** @description invalid_filter */
       400: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
@@ -3154,7 +3154,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description metering_unavailable or search_unavailable (with Retry-After) */
+      /** @description metering_unavailable (with Retry-After) */
       503: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];

@@ -124,7 +124,8 @@ export const OPERATIONS = {
     ],
     responses: {
       '200': ok('DetailEnvelope', AUTH_HEADERS),
-      ...errors([...AUTH_ERRORS, '404'], AUTH_HEADERS),
+      // No cursor and no page size: a detail's 400 is a parameter's (fields, an unknown one).
+      ...errors([...AUTH_ERRORS, '404'], AUTH_HEADERS, ONLY_FILTERS),
     },
   },
   getUsage: {
@@ -136,7 +137,11 @@ export const OPERATIONS = {
     parameters: () => [correlationIdHeader],
     responses: {
       '200': ok('Usage', AUTH_HEADERS),
-      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS, ONLY_FILTERS),
+      // Usage reads the ledger only: never the search engine.
+      ...errors(['400', '401', '403', '422', '429', '500', '503'], AUTH_HEADERS, {
+        ...ONLY_FILTERS,
+        '503': ['metering_unavailable'],
+      }),
     },
   },
   getOccupationTaxonomy: {

@@ -183,7 +183,15 @@ describe('the document', () => {
     expect(described('/v1/preview/opportunities', '503')).toBe(
       'search_unavailable (with Retry-After)',
     );
-    for (const path of ['/v1/opportunities/count', '/v1/usage', '/v1/taxonomy/occupations']) {
+    // The detail has no cursor or page size, and usage never reads the engine: they listed
+    // malformed_cursor and page_size_exceeded, and search_unavailable.
+    expect(described('/v1/usage', '503')).toBe('metering_unavailable (with Retry-After)');
+    for (const path of [
+      '/v1/opportunities/count',
+      '/v1/usage',
+      '/v1/taxonomy/occupations',
+      '/v1/opportunities/{opportunity_id}',
+    ]) {
       expect({ path, described: described(path, '400') }).toEqual({
         path,
         described: 'invalid_filter',
