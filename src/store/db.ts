@@ -13,7 +13,10 @@ export type Db = Pool;
  * statements read a few rows, and the planner's estimate of one (the first read of a period's
  * deliveries, 200,000 rows with a fallback lookup it costs for each) started a compilation that
  * took 155 ms of a 210 ms statement. Options in DATABASE_URL still win (node-postgres reads the
- * URL's last).
+ * URL's last). The server also looks every second whether the API is still connected while a
+ * statement runs (client_connection_check_interval, Linux and PostgreSQL 14 or later): a charge
+ * waiting on its account's row lock when the API process died went on to COMMIT once the lock came
+ * free, a page no client received; now the server sees the connection gone and rolls it back.
  */
 export function createPool(
   databaseUrl: string,
@@ -29,7 +32,11 @@ export function createPool(
     keepAliveInitialDelayMillis: 10_000,
     ...(timeoutMs === undefined
       ? {}
-      : { statement_timeout: timeoutMs, query_timeout: timeoutMs, options: '-c jit=off' }),
+      : {
+          statement_timeout: timeoutMs,
+          query_timeout: timeoutMs,
+          options: '-c jit=off -c client_connection_check_interval=1000',
+        }),
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
