@@ -141,12 +141,12 @@ function countWithinBudget(outcome: Outcome<CountEnvelope>, maxBytes: number): T
  * The service names the uuid `opportunity_id` (the REST path parameter); the tool's argument is
  * `id`, and the envelope should name what the agent sent.
  */
-function renameIdParameter<T>(outcome: Outcome<T>, sentOpportunityId: boolean): Outcome<T> {
+function renameIdParameter<T>(outcome: Outcome<T>): Outcome<T> {
   const err = outcome.ok ? undefined : outcome.error;
-  // The id's own error only (a bad id, or a key pasted as the id): an unknown argument that
-  // happens to be named opportunity_id is named as sent.
-  const ofTheId = err?.code === 'validation_error' || !sentOpportunityId;
-  if (outcome.ok || err?.details?.parameter !== 'opportunity_id' || !ofTheId) return outcome;
+  // The id's own error only (a bad id, a key pasted as the id included: both validation errors):
+  // an unknown argument that happens to be named opportunity_id is named as sent.
+  if (outcome.ok || err?.details?.parameter !== 'opportunity_id' || err.code !== 'validation_error')
+    return outcome;
   const renamed = new ApiError(
     err.code,
     err.message.replace('opportunity_id', 'id'),
@@ -205,7 +205,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
         const { id, ...rest } = presentArgs(args);
         const options =
           Object.keys(rest).length === 0 ? undefined : ({ from: 'tool', args: rest } as const);
-        return renameIdParameter(await reads.detail(caller, id, options), 'opportunity_id' in rest);
+        return renameIdParameter(await reads.detail(caller, id, options));
       },
     },
     {

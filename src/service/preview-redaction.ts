@@ -200,8 +200,9 @@ class HiddenValues {
   mentions(value: unknown): boolean {
     if (typeof value === 'number') return this.exact.has(String(value));
     if (typeof value !== 'string') return false;
-    if (this.exact.has(decode(value).text.trim())) return true;
-    return this.hidden.length > 0 && this.spans(decode(value), true).length > 0;
+    const decoded = decode(value);
+    if (this.exact.has(decoded.text.trim())) return true;
+    return this.hidden.length > 0 && this.spans(decoded, true).length > 0;
   }
 
   /** The text with each mention replaced by `…`. */

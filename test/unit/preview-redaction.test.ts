@@ -302,11 +302,8 @@ it('reads what stands before a mention by unit, also at the end of a text after 
 // An id of under four characters is only hidden as a whole value: one written with an en dash
 // (`A–1` for `A-1`) went through, compared as stored.
 it('leaves out an evidence item whose whole value is a short id written with a dash or in capitals', () => {
-  const short = record({
-    sources: [
-      { source: 'lever', external_id: 'a-1', url: null, observed_at: '2026-10-01T12:00:00.000Z' },
-    ],
-  });
+  const base = record();
+  const short = { ...base, sources: [{ ...sourceOf(base), external_id: 'a-1', url: null }] };
   const kept = quote('C2C welcome');
   for (const value of ['A-1', 'A\u20131', ' a\u20101 ', 'A-\u200b1']) {
     const shown = redactForPreview({ ...short, evidence: [quote('ref', value), kept] });

@@ -3,7 +3,7 @@ import {
   invalidFilter,
   malformedCursor,
   pastedKey,
-  quoteValue,
+  quoteValue as quote,
   unknownParameter,
   validationError,
 } from '../errors';
@@ -39,9 +39,6 @@ import { normalizeQuery } from './keyword-query';
 // The one normalizer behind both adapters (REST query and MCP tool arguments), so the two apply
 // identical rules and codes (contract §6, §9.2, §21.6). The adapters only differ in how a raw value is
 // coerced (text vs JSON types) and in what counts as a repeated parameter.
-
-/** A short, safe rendering of a caller's value for messages (a pasted key hidden). */
-const quote = quoteValue;
 
 /**
  * contract §6.14: a key pasted as the value of a known parameter or argument (`level=oppk_…`,

@@ -1,6 +1,6 @@
 import { DEFAULT_GROUP_LIMIT, MAX_GROUP_DIMENSIONS, isFacetDimension } from '../facets';
 import type { HistogramField, HistogramInterval, StatsName } from '../aggregates';
-import { invalidFilter, quoteValue, validationError } from '../errors';
+import { invalidFilter, quoteValue as quote, validationError } from '../errors';
 import type { Coerced, ParamSpec, RequestOptions } from './types';
 
 // The request options of contract §10.2, §10.3 (group_by, group_limit, include / include_new_count,
@@ -11,8 +11,6 @@ export const defaultOptions = (): RequestOptions => ({
   groupLimit: DEFAULT_GROUP_LIMIT,
   includeNewCount: false,
 });
-
-const quote = quoteValue;
 
 function strings(spec: ParamSpec, c: Coerced): string[] {
   const items = c.type === 'strings' ? c.items.map((i) => i.trim()) : [];
