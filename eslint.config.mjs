@@ -18,6 +18,21 @@ export default tseslint.config(
     },
   },
   {
+    // A test's pools come from test/support/pg-pools.ts, which listens for the 'error' of a session
+    // its database's release terminates (an ended pool's client still closing crashed a suite).
+    files: ['test/**/*.ts'],
+    ignores: ['test/support/pg-pools.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Pool']",
+          message: 'Make a test pool with openPool (test/support/pg-pools.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: {
       globals: {

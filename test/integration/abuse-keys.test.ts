@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey, revokeApiKey } from '../../src/store/api-key-repo';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -18,7 +19,7 @@ let other: Pool;
 const recorder = new StatementRecorder();
 beforeAll(async () => {
   ctx = await createTestContext({ AUTH_FAILURES_PER_MINUTE: '60' });
-  other = new Pool({ connectionString: ctx.databaseUrl, max: 2 });
+  other = openPool({ connectionString: ctx.databaseUrl, max: 2 });
   recorder.install();
 });
 afterAll(async () => {

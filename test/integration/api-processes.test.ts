@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { cliJson } from '../support/cli';
 import { startGate } from '../support/tcp-forwarder';
 import { newReader } from '../support/factories';
@@ -142,7 +142,7 @@ describe('two API processes on one port', () => {
   });
 
   it('a list charged through one process is not charged again through the other (one ledger)', async () => {
-    const pool = new Pool({ connectionString: db.url, max: 1 });
+    const pool = openPool({ connectionString: db.url, max: 1 });
     try {
       const reader = await newReader({ pool });
       const key = { 'X-API-Key': reader.key };

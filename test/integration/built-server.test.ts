@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { createSearchClient } from '../../src/search/client';
 import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
@@ -112,7 +112,7 @@ afterAll(async () => {
     const search = createSearchClient(process.env.OPENSEARCH_URL ?? '', 30_000);
     await dropIndices(search, aliasForDatabase(db)).catch(() => undefined);
     await search.close();
-    const admin = new Pool({
+    const admin = openPool({
       connectionString:
         process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
       max: 1,

@@ -1,4 +1,5 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { createPool } from '../../src/store/db';
 import { takeTestDatabase } from '../support/template-database';
 import type { PooledDatabase } from '../support/database-pool';
@@ -14,7 +15,7 @@ let admin: Pool;
 
 beforeAll(async () => {
   database = await takeTestDatabase();
-  admin = new Pool({ connectionString: database.url, max: 2 });
+  admin = openPool({ connectionString: database.url, max: 2 });
   await admin.query('CREATE TABLE lock_probe (id int PRIMARY KEY, n int NOT NULL)');
   await admin.query('CREATE TABLE lock_probe_writes (id int)');
   await admin.query('INSERT INTO lock_probe VALUES (1, 0)');

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { PERIOD_DELIVERIES } from '../../src/billing/period-deliveries';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
@@ -194,7 +194,7 @@ it('migration 015 numbers the deliveries of open periods, and leaves ended ones 
   } finally {
     rmSync(before, { recursive: true, force: true });
     await pool.end();
-    const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
+    const admin = openPool({ connectionString: adminDatabaseUrl(), max: 1 });
     await admin.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
     await admin.end();
   }

@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { currentRequestId, runWithRequestId } from '../../src/infra/request-context';
 import type { Logger } from '../../src/infra/logger';
 import { PgKeyIndex } from '../../src/store/key-index';
@@ -31,7 +31,7 @@ it('logs the events of its connection with no request id, though a request opene
   try {
     await runWithRequestId('first-request', () => index.mayExist('0'.repeat(64)));
     // The listening connection goes away, as when Postgres restarts.
-    const admin = new Pool({ connectionString: ctx.databaseUrl, max: 1 });
+    const admin = openPool({ connectionString: ctx.databaseUrl, max: 1 });
     try {
       await admin.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity

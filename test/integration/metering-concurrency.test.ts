@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { RequestTicket, type DeliveryOutcome } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
@@ -15,7 +16,7 @@ let meter: PgMeter;
 beforeAll(async () => {
   ctx = await createTestContext();
   // Enough connections that the 40 calls really contend for the account lock in Postgres.
-  pool = new Pool({ connectionString: ctx.databaseUrl, max: 40 });
+  pool = openPool({ connectionString: ctx.databaseUrl, max: 40 });
   meter = new PgMeter(pool);
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { RequestTicket } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
@@ -17,13 +17,12 @@ import { createTestContext, type TestContext } from '../support/harness';
 
 describe('Postgres unreachable', () => {
   it('answers every metering call with metering_unavailable', async () => {
-    const pool = new Pool({
+    const pool = openPool({
       host: '127.0.0.1',
       port: 1,
       user: 'postgres',
       connectionTimeoutMillis: 2000,
     });
-    pool.on('error', () => undefined);
     const meter = new PgMeter(pool);
     const subject = { accountId: randomUUID(), keyId: randomUUID() };
     try {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { RequestTicket, type PageDelivery } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   recorder.install();
   process.stderr.write(`[one-account property] seed ${SEED}, ${RUNS} runs\n`);
   ctx = await createTestContext({ POSTGRES_TIMEOUT_MS: '60000' });
-  pool = new Pool({ connectionString: ctx.databaseUrl, max: CONNECTIONS });
+  pool = openPool({ connectionString: ctx.databaseUrl, max: CONNECTIONS });
   meter = new PgMeter(pool, { timeoutMs: 60_000, retentionEveryMs: 0 });
 });
 afterAll(async () => {

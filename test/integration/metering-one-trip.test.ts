@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { RequestTicket, type PageDelivery } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
@@ -34,7 +35,7 @@ const recorder = new StatementRecorder();
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  pool = new Pool({ connectionString: ctx.databaseUrl, max: 24 });
+  pool = openPool({ connectionString: ctx.databaseUrl, max: 24 });
   recorder.install();
 });
 afterAll(async () => {

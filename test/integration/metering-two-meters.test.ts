@@ -1,4 +1,5 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { RequestTicket, type PageDelivery } from '../../src/billing/metering';
 import { PgMeter } from '../../src/billing/pg-meter';
 import { PRICE_PER_OPPORTUNITY_MILLICENTS } from '../../src/billing/plans';
@@ -31,7 +32,7 @@ afterAll(async () => {
 
 /** A meter of its own process: its own pool, its own held states and batches. */
 function apiProcess(): PgMeter {
-  const pool = new Pool({ connectionString: ctx.databaseUrl, max: IDS_A_ROUND * 2 });
+  const pool = openPool({ connectionString: ctx.databaseUrl, max: IDS_A_ROUND * 2 });
   pools.push(pool);
   return new PgMeter(pool, { retentionEveryMs: 0, timeoutMs: 10_000 });
 }

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { Pool } from 'pg';
+import { openPool } from '../support/pg-pools';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { logged, productionSuite, waitReady } from '../support/server-process';
@@ -29,7 +29,7 @@ it('two instances starting at once share one schema and one index, with no demo 
   const [a, b] = await Promise.all([start(production()), start(production())]);
   await Promise.all([waitReady(a), waitReady(b)]);
 
-  const pool = new Pool({ connectionString: db.url, max: 1 });
+  const pool = openPool({ connectionString: db.url, max: 1 });
   try {
     const migrations = await pool.query<{ name: string; n: string }>(
       'SELECT name, count(*) AS n FROM schema_migrations GROUP BY name',
@@ -101,7 +101,7 @@ function heldRequest(baseUrl: string, key: string) {
 }
 
 async function keyFor(url: string): Promise<string> {
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const pool = openPool({ connectionString: url, max: 1 });
   try {
     const account = await createAccount(pool, { plan: 'free', name: 'drain test' });
     return (await createApiKey(pool, { accountId: account.id })).key;

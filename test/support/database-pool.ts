@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { escapeIdentifier, escapeLiteral, Pool } from 'pg';
+import { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
+import { openPool } from './pg-pools';
 import { once } from '../../src/infra/once';
 import { aliasForDatabase } from '../../src/search/index-manager';
 
@@ -114,7 +115,7 @@ async function planFor(pool: Pool): Promise<ResetPlan> {
 
 /** The global set-up's half: the run's pool folder and reset plan, from the migrated template. */
 export async function preparePool(template: string, templateUrl: string): Promise<void> {
-  const pool = new Pool({ connectionString: templateUrl, max: 1 });
+  const pool = openPool({ connectionString: templateUrl, max: 1 });
   try {
     const plan = await planFor(pool);
     const dir = poolDir(template);
@@ -192,7 +193,7 @@ async function putBack(
 ): Promise<void> {
   const dir = poolDir(template);
   const plan = JSON.parse(readFileSync(path.join(dir, PLAN_FILE), 'utf8')) as ResetPlan;
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const pool = openPool({ connectionString: url, max: 1 });
   let reusable = false;
   try {
     // What the test left connected (a child process, a pool it did not end) goes, as DROP

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
-import { Pool } from 'pg';
+import { openPool } from './pg-pools';
 import { aliasForDatabase, dropIndices } from '../../src/search/index-manager';
 import { ensureDatabase } from '../../src/store/db';
 import { nodeArgs } from './compiled-src';
@@ -119,7 +119,7 @@ export function scratchDatabase(): { url: string; name: string; drop(): Promise<
     url: url.toString(),
     name,
     async drop() {
-      const pool = new Pool({ connectionString: admin, max: 1 });
+      const pool = openPool({ connectionString: admin, max: 1 });
       await pool.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
       await pool.end();
     },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import { openPool } from './pg-pools';
 import { createPool, ensureDatabase } from '../../src/store/db';
 import { migrate } from '../../src/store/migrate';
 import { dropPool, preparePool, takeDatabase, type PooledDatabase } from './database-pool';
@@ -46,7 +46,7 @@ export async function createTemplateDatabase(): Promise<string> {
 export async function dropTemplateDatabase(): Promise<void> {
   const name = process.env[TEMPLATE_ENV];
   if (!name) return;
-  const admin = new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
+  const admin = openPool({ connectionString: adminDatabaseUrl(), max: 1 });
   try {
     await dropPool(name, admin);
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -60,7 +60,7 @@ export async function dropTemplateDatabase(): Promise<void> {
  * without the global set-up) a new empty one that bootstrap's migrate() fills, dropped on release.
  */
 export async function takeTestDatabase(): Promise<PooledDatabase> {
-  const admin = () => new Pool({ connectionString: adminDatabaseUrl(), max: 1 });
+  const admin = () => openPool({ connectionString: adminDatabaseUrl(), max: 1 });
   const template = process.env[TEMPLATE_ENV];
   if (template) return takeDatabase(template, urlOf, admin);
   const name = `test_${randomBytes(6).toString('hex')}`;

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Pool } from 'pg';
+import { openPool } from './pg-pools';
 import { freePort } from './server-process';
 import type { IssuedCertificate } from './throwaway-ca';
 
@@ -149,7 +149,7 @@ export async function startTlsPostgres(bin: string, cert: IssuedCertificate): Pr
   );
   const server = supervise(child, dir, port);
   const admin = () =>
-    new Pool({
+    openPool({
       connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`,
       ssl: { rejectUnauthorized: false },
       max: 1,
