@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/server';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../domain/errors';
-import { checkOnlyNames } from '../domain/filters';
+import { checkOnlyParams } from '../domain/filters';
 import { callerOf } from '../adapter/caller';
 import { refusalAfterAuthentication, type Authenticator } from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
@@ -162,7 +162,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     // The endpoint takes no query parameters: one there is refused, so a key pasted into the URL
     // (contract §21.2: never in the URL) is noticed, as on REST (contract §6.14).
     try {
-      checkOnlyNames(Object.keys(req.query), []);
+      checkOnlyParams(req.query, []);
     } catch (err) {
       return refuse(err);
     }

@@ -2,7 +2,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CountEnvelope, DetailEnvelope, ListEnvelope, TaxonomyEnvelope } from '../domain/envelopes';
 import { ApiError, invalidFilter } from '../domain/errors';
-import { checkOnlyNames, toolArgsSchema } from '../domain/filters';
+import { checkOnlyParams, toolArgsSchema } from '../domain/filters';
 import type { Settings } from '../service/context';
 import type { Caller, Outcome, ReadService, Refused } from '../service/read-service';
 import { taxonomyDocument } from '../service/taxonomy-service';
@@ -72,7 +72,7 @@ const NoArgs = z.strictObject({});
  * is named instead of ignored.
  */
 function onlyArgs(args: Record<string, unknown>, allowed: readonly string[]): void {
-  checkOnlyNames(Object.keys(presentArgs(args)), allowed);
+  checkOnlyParams(presentArgs(args), allowed);
 }
 
 /** A null argument counts as absent, as the filter arguments do, whatever its name. */

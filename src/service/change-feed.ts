@@ -51,6 +51,9 @@ export function parseChangesQuery(
   maxPageSize: number,
   deps: Pick<Settings, 'taxonomy'>,
 ): ChangeFeedRequest {
+  // contract §6.14: a key pasted as a value (`since=oppk_…`, `api_key=oppk_…`) is refused as on
+  // list, before any name or value is read; the cursor is not looked into.
+  refusePastedKeys(Object.entries(query));
   for (const [name, value] of Object.entries(query)) {
     if (!PARAMS.has(name)) {
       throw unknownParameter(name);
@@ -59,9 +62,6 @@ export function parseChangesQuery(
       throw invalidFilter(name, 'repeated', `Parameter ${name} is given more than once.`);
     }
   }
-  // contract §6.14: a key pasted as a value (`since=oppk_…`) is refused as on list, before any
-  // value is read; the cursor is not looked into.
-  refusePastedKeys(Object.entries(query));
   // The limit and fields rules of list, verbatim: 422 for a bad format, 400 page_size_exceeded
   // above the account's page size, 400 invalid_filter for an unknown field (contract §6.6, §7.6).
   const listed: Record<string, unknown> = {};

@@ -18,7 +18,7 @@ import type { UsageEnvelope } from '../domain/usage-envelope';
 import { ApiError, badOpportunityId } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import {
-  checkOnlyNames,
+  checkOnlyParams,
   parseRestQuery,
   parseToolArgs,
   type Endpoint,
@@ -345,14 +345,14 @@ export class ReadService {
       // counts against the rate limit, as on a list. A tool's arguments are checked before its
       // `id`, itself an argument, as every tool checks its argument names first (a wrong name,
       // `opportunity_id`, is the answer the agent needs); the URL's query after the path's id.
-      if (options?.from === 'tool') checkOnlyNames(Object.keys(options.args), DETAIL_PARAMETERS);
+      if (options?.from === 'tool') checkOnlyParams(options.args, DETAIL_PARAMETERS);
       // A key pasted as the id (a path segment, a tool's argument) is an id that is not a uuid, 422
       // like any (contract §5.5); the message never quotes the id, so it is not shown back.
       if (typeof id !== 'string' || !isUuid(id)) {
         // Only a tool's call can leave it out.
         throw badOpportunityId(id);
       }
-      if (options?.from === 'rest') checkOnlyNames(Object.keys(options.query), DETAIL_PARAMETERS);
+      if (options?.from === 'rest') checkOnlyParams(options.query, DETAIL_PARAMETERS);
       const { fields } = options ? this.parse('list', options, caller).options : {};
       const found = await this.meter.deliverRecord(
         subject(caller),
@@ -389,7 +389,7 @@ export class ReadService {
   ): Promise<Outcome<UsageEnvelope>> {
     const served = await this.serve<UsageSnapshot>(caller, false, async () => {
       // No parameters (contract §5.7): a name in the query is an unknown one, after the rate limit.
-      checkOnlyNames(Object.keys(query), []);
+      checkOnlyParams(query, []);
       // Always the ledger itself, never the cache: this is the answer to "how much is left".
       const snapshot = await this.meter.snapshot(usageSubject(caller));
       this.usage.remember(usageSubject(caller), snapshot);

@@ -8,7 +8,7 @@ import { startFastApp, type FastApp } from './support/fast-app';
 // and protocol revision of the matrix (the 1.x client, the 2.x client pinned to 2025-06-18,
 // 2025-11-25 and 2026-07-28, and the 2.x client negotiating).
 
-type Envelope = Record<string, unknown> & { error?: { code: string } };
+type Envelope = Record<string, unknown> & { error?: { code: string; message?: string } };
 
 let app: FastApp;
 
@@ -134,6 +134,26 @@ describe.each(MCP_CLIENTS)('$name', (kind) => {
       code: 'validation_error',
       details: { parameter: 'id', reason: 'bad_format' },
     });
+    expect(JSON.stringify(body)).not.toContain(pasted);
+  });
+
+  // contract §6.14: a key as the value of an argument the tool does not know says so too (it was
+  // only "Unknown parameter"), naming the argument and never showing the key.
+  it.each([
+    ['search_opportunities', 'api_key'],
+    ['count_opportunities', 'token'],
+    ['get_opportunity', 'api_key'],
+    ['get_occupation_taxonomy', 'key'],
+  ])('%s with a key as the value of %s: it holds a key, not shown', async (name, argument) => {
+    const pasted = `oppk_${'Q'.repeat(40)}`;
+    const args = name === 'get_opportunity' ? { id: '00000000-0000-4000-8000-000000000000' } : {};
+    const { isError, body } = await call(name, { ...args, [argument]: pasted });
+    expect(isError).toBe(true);
+    expect(body.error).toMatchObject({
+      code: 'invalid_filter',
+      details: { parameter: argument, reason: 'unknown_parameter' },
+    });
+    expect(body.error?.message).toContain(`"${argument}" holds an API key`);
     expect(JSON.stringify(body)).not.toContain(pasted);
   });
 

@@ -136,10 +136,13 @@ describe('a key in the query string', () => {
   it('is an unknown parameter, never echoed nor logged (with a valid header key)', async () => {
     const res = await list(`api_key=${SECRET}`);
     expectError(res, 400, 'invalid_filter', { parameter: 'api_key', reason: 'unknown_parameter' });
+    expect(res.body.error.message).toContain('"api_key" holds an API key');
     expect(res.text).not.toContain(SECRET);
     expect(ctx.logs.join('\n')).not.toContain(SECRET);
   });
 
+  // Every endpoint says the value holds a key, whatever the name: list, count, the detail, usage
+  // and the change feed said only "Unknown parameter" for a name they do not read.
   it.each([
     ['/healthz', 'api_key'],
     ['/readyz', 'key'],
@@ -147,9 +150,17 @@ describe('a key in the query string', () => {
     ['/docs', 'apiKey'],
     ['/llms.txt', 'access'],
     ['/v1/taxonomy/occupations', 'api_key'],
-  ])('is refused on %s too, an endpoint of no filters (?%s=…)', async (path, name) => {
-    const res = await get(ctx.baseUrl, `${path}?${name}=${SECRET}`);
+    ['/v1/openapi.json', 'api_key'],
+    ['/v1/preview/opportunities', 'api_key'],
+    ['/v1/opportunities', 'foo'],
+    ['/v1/opportunities/count', 'token'],
+    ['/v1/opportunities/changes', 'api_key'],
+    ['/v1/opportunities/4b0ae1f6-3c55-4f7e-9d4c-2f1a7f0c9e11', 'api_key'],
+    ['/v1/usage', 'api_key'],
+  ])('is refused on %s too (?%s=…), saying it holds a key', async (path, name) => {
+    const res = await get(ctx.baseUrl, `${path}?${name}=${SECRET}`, { key: reader.key });
     expectError(res, 400, 'invalid_filter', { parameter: name, reason: 'unknown_parameter' });
+    expect(res.body.error.message).toContain(`"${name}" holds an API key`);
     expect(res.text).not.toContain(SECRET);
     expect(ctx.logs.join('\n')).not.toContain(SECRET);
   });

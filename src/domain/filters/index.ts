@@ -15,7 +15,7 @@ export { ISO_COUNTRY_CODES } from './countries';
 export { parseDateParam, DATE_PARAM_PATTERN } from './dates';
 export { filterDigest } from './digest';
 export { parseRestQuery } from './parse-query';
-export { checkOnlyNames, refusePastedKeys } from './normalize';
+export { checkOnlyParams, refusePastedKeys } from './normalize';
 export { parseToolArgs } from './parse-args';
 export {
   restQuerySchema,

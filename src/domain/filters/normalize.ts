@@ -84,12 +84,17 @@ export function checkNames(
 }
 
 /**
- * For the endpoints without a filter catalog (detail, usage, the taxonomy, /mcp): every name but
- * `allowed` is unknown, refused like an unknown filter (contract §6.3), so a typo such as
- * `feilds`, or a key pasted into the URL (contract §6.14), is named instead of ignored.
+ * For the endpoints without a filter catalog (detail, usage, the taxonomy, /mcp): a key pasted as
+ * any value is refused saying so, as on list (contract §6.14); then every name but `allowed` is
+ * unknown, refused like an unknown filter (contract §6.3), so a typo such as `feilds`, or a key
+ * pasted into the URL as a name, is named instead of ignored.
  */
-export function checkOnlyNames(names: readonly string[], allowed: readonly string[]): void {
-  const unknown = names.find((name) => !allowed.includes(name));
+export function checkOnlyParams(
+  params: Readonly<Record<string, unknown>>,
+  allowed: readonly string[],
+): void {
+  refusePastedKeys(Object.entries(params));
+  const unknown = Object.keys(params).find((name) => !allowed.includes(name));
   if (unknown !== undefined) throw unknownParameter(unknown);
 }
 

@@ -71,12 +71,12 @@ export function parseToolArgs(
   ctx: ParseContext,
 ): ParsedRequest {
   const given = Object.entries(args).filter(([, v]) => v !== undefined && v !== null);
+  refusePastedKeys(given);
   checkNames(
     endpoint,
     given.map(([k]) => k),
     'tool',
   );
-  refusePastedKeys(given);
   // JSON objects cannot repeat a name, so there is no `repeated` check here.
   return normalizeParams(endpoint, new Map(given), coerceJson, ctx, 'tool');
 }

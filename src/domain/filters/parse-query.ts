@@ -61,8 +61,10 @@ export function parseRestQuery(
   ctx: ParseContext,
 ): ParsedRequest {
   const names = Object.keys(query);
-  checkNames(endpoint, names, 'rest');
+  // A key as the value says so whatever the name (`api_key=oppk_…`, `foo=oppk_…`), not only
+  // under a name the endpoint reads (contract §6.14).
   refusePastedKeys(Object.entries(query));
+  checkNames(endpoint, names, 'rest');
   for (const name of names) {
     const value = query[name];
     if (Array.isArray(value) && value.length > 1) {

@@ -14,14 +14,14 @@ import { holdsKey } from '../../domain/key-shape';
  */
 export function refuseKeyInQuery(req: Request, _res: Response, next: NextFunction): void {
   for (const [name, value] of Object.entries(req.query)) {
-    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || holdsKey(name)) {
-      next(unknownParameter(name));
-      return;
-    }
-    // A key as the value (`region=oppk_…` on the preview, which this answers first): the same
-    // refusal, saying why, as the routes that read parameters give.
+    // A key as the value (`api_key=oppk_…`, `region=oppk_…` on the preview, which this answers
+    // first): the refusal that says why, as the routes that read parameters give.
     if (holdsKey(value)) {
       next(pastedKey(name));
+      return;
+    }
+    if (KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || holdsKey(name)) {
+      next(unknownParameter(name));
       return;
     }
   }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Env } from '../../config';
-import { checkOnlyNames } from '../../domain/filters';
+import { checkOnlyParams } from '../../domain/filters';
 import { once } from '../../infra/once';
 import { buildOpenApiDocument } from '../openapi';
 import { mountOperation } from '../operations';
@@ -17,7 +17,7 @@ export function openApiRoutes(env: Env): Router {
   const router = Router();
   mountOperation(router, 'getOpenApiDocument', (req, res) => {
     // No parameters: a name in the query (a pasted key among them) is an unknown one, as everywhere.
-    checkOnlyNames(Object.keys(req.query), []);
+    checkOnlyParams(req.query, []);
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(document());
   });

@@ -3,7 +3,7 @@ import type { Settings } from '../../service/context';
 import { taxonomyDocument } from '../../service/taxonomy-service';
 import { ifNoneMatchMatches } from '../etag';
 import { mountOperation } from '../operations';
-import { checkOnlyNames } from '../../domain/filters';
+import { checkOnlyParams } from '../../domain/filters';
 
 /** GET /v1/taxonomy/occupations: no key, cacheable (contract §5.6). */
 export function taxonomyRoutes(deps: Settings): Router {
@@ -11,7 +11,7 @@ export function taxonomyRoutes(deps: Settings): Router {
   const router = Router();
   mountOperation(router, 'getOccupationTaxonomy', (req, res) => {
     // No parameters (contract §5.6): a name in the query is an unknown one, as everywhere.
-    checkOnlyNames(Object.keys(req.query), []);
+    checkOnlyParams(req.query, []);
     res.setHeader('ETag', doc.etag);
     res.setHeader('Cache-Control', 'public, max-age=3600');
     if (ifNoneMatchMatches(req.get('if-none-match'), doc.etag)) {
