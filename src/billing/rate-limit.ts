@@ -97,14 +97,22 @@ export class RateLimits implements RateLimiting {
       key && !key.allowed
         ? null
         : await this.accounts.consume(subject.accountId, subject.accountRps);
+    // The other way round: a request the account refuses gives the key its point back. The two
+    // windows start at different moments, so a key whose requests the account refused was held to
+    // its own limit in the account's next window, never having been served.
+    if (key?.allowed && account && !account.allowed && subject.keyRps !== null) {
+      await this.keys.refund(subject.keyId, subject.keyRps);
+    }
     const decisions = [account, key].filter((d): d is LimitDecision => d !== null);
-    const refused = decisions.filter((d) => !d.allowed);
+    // Only one window can refuse (the account is not asked once the key has): the message names
+    // the limit that did, the headers the effective one (contract §18.2).
+    const refused = decisions.find((d) => !d.allowed);
     const shown = stricter(decisions);
-    if (refused.length > 0) {
-      const wait = Math.max(...refused.map((d) => d.resetSeconds));
+    if (refused) {
+      const wait = refused.resetSeconds;
       throw new RateLimitExceeded(
         'rate_limit_exceeded',
-        `Rate limit of ${shown.limit} requests per second exceeded; retry after ${wait} s.`,
+        `Rate limit of ${refused.limit} requests per second exceeded; retry after ${wait} s.`,
         { ...shown, remaining: 0, resetSeconds: wait },
       );
     }

@@ -48,6 +48,11 @@ export class Limiter {
     }
   }
 
+  /** Gives back a point `consume` took, for a request another window refused. */
+  async refund(key: string, limit: number): Promise<void> {
+    await this.onBackend(limit, (l) => l.reward(key, 1)).catch(() => undefined);
+  }
+
   /** The current window of `key` against `limit` points, without taking one. */
   async peek(key: string, limit: number): Promise<LimitDecision> {
     const res = await this.onBackend(limit, (l) => l.get(key)).catch(() => null);

@@ -88,6 +88,34 @@ describe('rate limits on Redis', () => {
     expect(await limits.check(caller(5, null, accountId))).toMatchObject({ limit: 5 });
   });
 
+  // The account's refusals were counted in the key's own window, which starts at another moment:
+  // in the account's next window the key, never served, was refused by its own limit.
+  it("a request its account refuses does not use up the key's own window", async () => {
+    // The scenario needs the account's window to stay full from its first request to the key's
+    // third; a machine that stalls past the second is given another try with new ids.
+    for (let attempt = 1; ; attempt++) {
+      const limits = new RateLimits(redis);
+      const accountId = randomUUID();
+      for (let i = 0; i < 5; i++) await limits.check(caller(5, null, accountId));
+      const strict = caller(5, 3, accountId);
+      const answers = await Promise.allSettled([1, 2, 3].map(() => limits.check(strict)));
+      if (answers.some((a) => a.status === 'fulfilled') && attempt < 5) continue;
+      for (const answer of answers) {
+        expect(answer.status).toBe('rejected');
+        // The limit that refused is the account's, not the key's.
+        if (answer.status === 'rejected') {
+          expect(String(answer.reason)).toContain('Rate limit of 5 requests per second');
+        }
+      }
+      // The account at another limit (an admin raised it) counts in a window of its own, empty:
+      // the key, never served, still has its three.
+      for (let i = 0; i < 3; i++) {
+        expect(await limits.check({ ...strict, accountRps: 50 })).toMatchObject({ limit: 3 });
+      }
+      return;
+    }
+  });
+
   it('shares the counters between service instances through Redis', async () => {
     const c = caller(2);
     await new RateLimits(redis).check(c);
