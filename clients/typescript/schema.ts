@@ -1494,7 +1494,7 @@ export interface operations {
         )[];
       };
       header?: {
-        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422. */
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never holding a key-like run (oppk_ followed by a letter or digit, any case, anywhere): such an id is a pasted secret, refused with 422. */
         'X-Request-ID'?: string;
         /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
         'If-None-Match'?: string;
@@ -2408,7 +2408,7 @@ export interface operations {
         )[];
       };
       header?: {
-        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422. */
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never holding a key-like run (oppk_ followed by a letter or digit, any case, anywhere): such an id is a pasted secret, refused with 422. */
         'X-Request-ID'?: string;
       };
       path?: never;
@@ -2700,7 +2700,7 @@ export interface operations {
         )[];
       };
       header?: {
-        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422. */
+        /** @description Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never holding a key-like run (oppk_ followed by a letter or digit, any case, anywhere): such an id is a pasted secret, refused with 422. */
         'X-Request-ID'?: string;
       };
       path: {

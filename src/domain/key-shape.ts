@@ -15,6 +15,9 @@ export function redactKeys(text: string): string {
   return text.replace(/oppk_[A-Za-z0-9]+/gi, 'oppk_[redacted]');
 }
 
+/** Whether `redactKeys` would change `text`: it holds a key-like run, whole key or part of one. */
+export const HOLDS_KEY_RUN = /oppk_[A-Za-z0-9]/i;
+
 /** Whether a query value (a string, or what a parser made of a repeated or bracketed name) holds a key. */
 export function holdsKey(value: unknown): boolean {
   if (typeof value === 'string') return CARRIES_KEY.test(value);

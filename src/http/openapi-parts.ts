@@ -134,12 +134,11 @@ export const requestIdHeader = {
   in: 'header',
   required: false,
   description:
-    'Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never shaped like an API key (oppk_…): such an id is a pasted secret, refused with 422.',
-  // The rule of middleware/request-id.ts: the set and length, and neither key shape (any case).
+    'Unique caller-generated id of this billable request (1 to 128 of A-Za-z0-9._:-), never holding a key-like run (oppk_ followed by a letter or digit, any case, anywhere): such an id is a pasted secret, refused with 422.',
+  // The rule of middleware/request-id.ts: the set and length, and no key-like run (any case).
   schema: {
     type: 'string',
-    pattern:
-      '^(?![oO][pP][pP][kK]_[A-Za-z0-9]+$)(?!.*[oO][pP][pP][kK]_[A-Za-z0-9]{32})[A-Za-z0-9._:-]{1,128}$',
+    pattern: '^(?!.*[oO][pP][pP][kK]_[A-Za-z0-9])[A-Za-z0-9._:-]{1,128}$',
   },
 };
 

@@ -113,6 +113,9 @@ describe('an X-Request-ID shaped like an API key → 422, never used', () => {
     ['a real key', () => key],
     ['oppk_ and base62', () => 'oppk_abc123'],
     ['a key inside an id', () => `retry-${key}`],
+    // What the log would redact: it was answered as sent and logged as `trace-oppk_[redacted]`.
+    ['part of a key inside an id', () => 'trace-oppk_abc123'],
+    ['oppk_ and base62 in another case', () => 'myOPPK_x.y'],
   ])('%s', async (_name, id) => {
     const before = (await get(app.baseUrl, '/v1/usage', { key })).body;
     const res = await get(app.baseUrl, '/v1/opportunities?limit=3', {

@@ -15,6 +15,9 @@ it.each([
   ['a short key shape', 'oppk_short', false],
   ['a key in upper case', 'OPPK_abcdefghijklmnopqrstuvwxyzABCDEF0123', false],
   ['a key inside an id', `run:oppk_${'a'.repeat(32)}:1`, false],
+  ['part of a key inside an id', 'trace-oppk_abc123', false],
+  ['in any case', 'x.OppK_1', false],
+  ['oppk_ before a character outside base62', 'run-oppk_.1', true],
 ])('%s: %s', (_label, id, valid) => {
   expect(pattern.test(id)).toBe(valid);
 });

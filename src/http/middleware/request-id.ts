@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { validationError, type ApiError } from '../../domain/errors';
-import { CARRIES_KEY } from '../../domain/key-shape';
+import { HOLDS_KEY_RUN } from '../../domain/key-shape';
 import { runWithRequestId } from '../../infra/request-context';
 
 // contract §17.1: 1 to 128 of A-Za-z0-9._:- ; a missing id is generated (uuid).
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/**
- * contract §17.5: an id shaped like an API key (`oppk_` and base62, domain/key-shape.ts), or one
- * carrying a whole key, is a pasted secret: refused before anything logs or stores it. Linear: the
- * id is at most 128 characters of the set above by the time this runs.
- */
-const KEY_SHAPED = /^oppk_[A-Za-z0-9]+$/i;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -28,7 +22,11 @@ declare module 'express-serve-static-core' {
 /** Why a supplied id is refused, or null when it is usable. */
 function problemWith(supplied: string): string | null {
   if (!REQUEST_ID.test(supplied)) return 'X-Request-ID must be 1 to 128 of A-Z a-z 0-9 . _ : -';
-  if (KEY_SHAPED.test(supplied) || CARRIES_KEY.test(supplied)) {
+  // contract §17.5: an id holding `oppk_` and base62 anywhere, in any case, is a pasted secret or
+  // part of one, refused before anything logs or stores it. It is also exactly what the log would
+  // redact (domain/key-shape.ts): an accepted id is logged as sent, so `grep <id>` finds it (an
+  // id such as `trace-oppk_abc1` was answered as sent and logged as `trace-oppk_[redacted]`).
+  if (HOLDS_KEY_RUN.test(supplied)) {
     return 'X-Request-ID looks like an API key: send the key in X-API-Key, never as a request id.';
   }
   return null;
