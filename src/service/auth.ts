@@ -157,7 +157,7 @@ export class AuthService {
     if (key === CONFLICTING_KEYS) {
       const error = new ApiError(
         'invalid_api_key',
-        'The request carries different API keys (X-API-Key, Authorization: Bearer); send one key.',
+        'The request carries different API keys; send one key.',
       );
       return { ok: false, error };
     }
@@ -258,8 +258,8 @@ export function extractKey(
   allowBearer: boolean,
   authorizations: readonly string[] = [],
 ): string | typeof CONFLICTING_KEYS | undefined {
-  const apiKey = headerValue(headers, 'x-api-key');
-  if (!allowBearer) return apiKey;
+  const apiKey = apiKeyHeader(headers);
+  if (apiKey === CONFLICTING_KEYS || !allowBearer) return apiKey;
   const bearerOf = (value: string) => /^Bearer[ \t]+(\S+)$/i.exec(value)?.[1];
   const bearer = bearerOf(headerValue(headers, 'authorization') ?? '');
   // Two different keys of ours: which one the caller meant to pay with is not ours to guess. A
@@ -271,6 +271,24 @@ export function extractKey(
   );
   if (ours.size > 1) return CONFLICTING_KEYS;
   return apiKey ?? bearer;
+}
+
+/**
+ * X-API-Key sent more than once arrives joined (`K, K`): the key when every copy is the same one,
+ * as two identical Bearer headers are on /mcp (contract §14.1.2); two different ones are as
+ * ambiguous as X-API-Key beside another Bearer key. A key never holds a comma.
+ */
+function apiKeyHeader(headers: IncomingHttpHeaders): string | typeof CONFLICTING_KEYS | undefined {
+  const value = headerValue(headers, 'x-api-key');
+  if (value === undefined || !value.includes(',')) return value;
+  const copies = new Set(
+    value
+      .split(',')
+      .map((copy) => copy.trim())
+      .filter(Boolean),
+  );
+  if (copies.size > 1) return CONFLICTING_KEYS;
+  return [...copies][0];
 }
 
 /** extractKey: X-API-Key and Authorization: Bearer name different keys of ours. */

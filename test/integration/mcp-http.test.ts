@@ -172,6 +172,36 @@ describe('authentication before the protocol', () => {
     expect((await send(good, good)).status).toBe(200);
   });
 
+  // Node joins a repeated X-API-Key into `K, K`, which was looked up as one key: 401 on /mcp and on
+  // REST for the same key twice, where two identical Bearer headers were served.
+  it('two X-API-Key headers: the same key twice is served (REST and /mcp); two keys → 401 invalid_api_key', async () => {
+    const good = await newKey();
+    const other = await newKey();
+    const send = (path: string, first: string, second: string) =>
+      rawRequest(
+        baseUrl,
+        [
+          `${path === '/mcp' ? 'POST' : 'GET'} ${path} HTTP/1.1`,
+          'Content-Type: application/json',
+          'Accept: application/json, text/event-stream',
+          `X-API-Key: ${first}`,
+          `X-API-Key: ${second}`,
+        ].join('\r\n'),
+        path === '/mcp' ? JSON.stringify(toolCall(1, 'count_opportunities', {})) : '',
+      );
+    for (const path of ['/mcp', '/v1/opportunities/count']) {
+      expect((await send(path, good, good)).status).toBe(200);
+      for (const [first, second] of [
+        [good, other],
+        [other, good],
+      ]) {
+        const res = await send(path, first, second);
+        expect(res.status).toBe(401);
+        expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'invalid_api_key' } });
+      }
+    }
+  });
+
   it("logs an authenticated call under its own path, /mcp (the router's mount used to strip it)", async () => {
     const key = await newKey();
     for (const id of ['mcp-path-log-1', 'mcp-path-log-2']) {
