@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { createAuthenticator } from '../adapter/authenticate';
+import { marketplaceVerified } from '../adapter/caller';
 import { errorHandler, notFound } from '../http/middleware/errors';
 import { methodGuard } from '../http/middleware/methods';
 import { requestId } from '../http/middleware/request-id';
@@ -83,6 +84,10 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(docsRoutes());
   app.use(llmsRoutes(settings.env));
   app.use(notFound);
-  app.use(errorHandler(settings.logger, (err) => reads.accountRefusal(err)));
+  app.use(
+    errorHandler(settings.logger, (err, req) =>
+      reads.accountRefusal(err, marketplaceVerified(req, settings.env)),
+    ),
+  );
   return app;
 }

@@ -33,6 +33,12 @@ export class UsageCache {
   remember(who: string | UsageSubject, snapshot: UsageSnapshot): void {
     // The least recently refreshed go first past the bound: reads do not reorder (see get).
     this.entries.set(usageKey(who), { at: this.now(), snapshot: viewFor(who, snapshot) });
+    // A key's snapshot holds its account's figures too: the account's entry is refreshed with
+    // them, or the deliveries of keys of their own allowance would never reach it (a 403 of the
+    // account then showed the figures of before them).
+    if (typeof who !== 'string' && who.keyId !== undefined) {
+      this.entries.set(who.accountId, { at: this.now(), snapshot: accountView(snapshot) });
+    }
   }
 
   /**

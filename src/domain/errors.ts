@@ -57,9 +57,16 @@ export class ApiError extends Error {
    * The key that was authenticated, with its account and rates, when the error comes after
    * authentication but before the service (a 403 for the account's status, a malformed
    * X-Request-ID): the account's usage headers go out, and the request is counted against the
-   * rate limit and answered with its window (contract §18.2, §19.1, §19.2).
+   * rate limit and answered with its window (contract §18.2, §19.1, §19.2). `ownAllowance`: the
+   * key has an allowance of its own, so its usage figures are the key's (contract §15.4).
    */
-  authenticated?: { accountId: string; keyId: string; accountRps: number; keyRps: number | null };
+  authenticated?: {
+    accountId: string;
+    keyId: string;
+    accountRps: number;
+    keyRps: number | null;
+    ownAllowance: boolean;
+  };
   /**
    * contract §17.2, §20.5.2: a refusal (429) or a failure of ours that says nothing about the request (a
    * search-engine 400 the caller's input did not cause) leaves its request id unspent, so the same

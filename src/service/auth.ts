@@ -248,6 +248,7 @@ export function refusedAfterAuthentication(error: ApiError, auth: AuthContext): 
     keyId: auth.key.id,
     accountRps: auth.limits.rps,
     keyRps: auth.key.rps,
+    ownAllowance: auth.key.allowance !== null,
   };
   return error;
 }

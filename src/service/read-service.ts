@@ -522,10 +522,16 @@ export class ReadService {
    */
   async accountRefusal(
     err: ApiError,
+    marketplaceVerified = false,
   ): Promise<{ error: ApiError; headers: Record<string, string> }> {
     const who = err.authenticated;
     if (!who) return { error: err, headers: {} };
-    const { accountId } = who;
+    // A key of its own allowance sees its own figures here too (contract §15.4), as on the
+    // responses of its admitted calls: the account's were shown, from an entry its deliveries
+    // never refreshed.
+    const subject: UsageSubject = who.ownAllowance
+      ? { accountId: who.accountId, keyId: who.keyId }
+      : { accountId: who.accountId };
     let error = err;
     let rate: Record<string, string>;
     try {
@@ -537,9 +543,9 @@ export class ReadService {
     }
     // A refused account is answered from the usage cache: a flood of 403s costs no query either.
     const snapshot = await this.usage
-      .latest(accountId, () => this.meter.snapshot({ accountId }))
+      .latest(subject, () => this.meter.snapshot(subject))
       .catch(() => null);
-    const usage = snapshot ? usageHeaders(snapshot, null, { marketplaceVerified: false }) : {};
+    const usage = snapshot ? usageHeaders(snapshot, null, { marketplaceVerified }) : {};
     return { error, headers: { ...rate, ...usage } };
   }
 

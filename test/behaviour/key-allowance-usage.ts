@@ -157,6 +157,26 @@ export function keyAllowanceBehaviour(start: () => Promise<KeyAllowanceWorld>): 
     expect(after.body.opportunities).toEqual({ limit: 2, used: 3, remaining: 0 });
   });
 
+  // A refusal before the service (here a malformed X-Request-ID beside a good key) showed the
+  // account's figures, from a cache entry the limited key's deliveries never refreshed.
+  it("a 422 for a malformed X-Request-ID shows the key's own figures, as its deliveries left them", async () => {
+    const { limited, plain } = await world.keys();
+    const bad = { 'X-Request-ID': 'bad id' };
+    const before = await get('/v1/opportunities?limit=1', limited, bad);
+    expect(before.status).toBe(422);
+    expect(figures(before)).toEqual({ limit: '2', used: '0', remaining: '2' });
+    const otherBefore = await get('/v1/opportunities?limit=1', plain, bad);
+    expect(figures(otherBefore)).toEqual({ limit: '100', used: '0', remaining: '100' });
+    expect((await get('/v1/opportunities?limit=2', limited)).status).toBe(200);
+    const after = await get('/v1/opportunities?limit=1', limited, bad);
+    expect(after.status).toBe(422);
+    expect(figures(after)).toEqual({ limit: '2', used: '2', remaining: '0' });
+    // The account's other key sees the account, the limited key's deliveries included.
+    const other = await get('/v1/opportunities?limit=1', plain, bad);
+    expect(other.status).toBe(422);
+    expect(figures(other)).toEqual({ limit: '100', used: '2', remaining: '98' });
+  });
+
   it("a key's remaining counts only what it was given itself", async () => {
     const { limited, plain } = await world.keys();
     // The other key's delivery uses the account's allowance, not this key's.

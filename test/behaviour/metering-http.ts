@@ -180,6 +180,25 @@ export function meteringBehaviour(start: StartWorld): void {
     expect((await get('/v1/opportunities?limit=4', key)).h('x-marketplace-billing')).toBeNull();
   });
 
+  // The 403 of a refused account is answered before the service: it left the header out where
+  // every other refusal of a verified request (400, 402, 404) carries Opportunities=0.
+  it("a verified marketplace-proxy request refused for its account's status still gets X-Marketplace-Billing", async () => {
+    const { key } = await keyFor({ plan: 'growth', status: 'disabled' });
+    const sign = (requestId: string, t = Math.floor(Date.now() / 1000)) =>
+      `t=${t},v1=${createHmac('sha256', 'test-marketplace-secret').update(`${t}.${requestId}`).digest('hex')}`;
+    const id = randomUUID();
+    const refused = await get('/v1/opportunities?limit=4', key, {
+      'X-Request-ID': id,
+      'X-Marketplace-Proxy-Signature': sign(id),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('api_access_disabled');
+    expect(refused.h('x-marketplace-billing')).toBe('Opportunities=0');
+    const direct = await get('/v1/opportunities?limit=4', key);
+    expect(direct.status).toBe(403);
+    expect(direct.h('x-marketplace-billing')).toBeNull();
+  });
+
   it('rate limits per account with X-RateLimit headers and an integer Retry-After, counts included', async () => {
     const { key } = await world.account({ plan: 'free' });
     const results = await Promise.all([1, 2, 3, 4].map(() => get('/v1/opportunities/count', key)));

@@ -51,14 +51,22 @@ it("hands a fetched key's figures to its caller only; joiners get the account's"
   expect(await joiner).toMatchObject({ allowance: 100, remaining: 98 });
 });
 
-it('keeps a key named with its account as its own entry', async () => {
+// A key's snapshot refreshes its account's entry with the account's figures: the deliveries of a
+// key of its own allowance never reached it, and a refusal of the account showed older figures.
+it("keeps a key named with its account as its own entry, and refreshes the account's with the account's figures", async () => {
   const cache = new UsageCache();
   cache.remember({ accountId: 'acc', keyId: 'k1' }, limited);
-  const own = await cache.latest({ accountId: 'acc', keyId: 'k1' }, () =>
-    Promise.reject(new Error('no read')),
-  );
+  const noRead = () => Promise.reject(new Error('no read'));
+  const own = await cache.latest({ accountId: 'acc', keyId: 'k1' }, noRead);
   expect(own).toMatchObject({ allowance: 2, remaining: 0 });
+  expect(await cache.latest('acc', noRead)).toMatchObject({
+    allowance: 100,
+    used: 2,
+    remaining: 98,
+    keyLimited: null,
+  });
+  // Another key of the account has an entry of its own, never this key's figures.
   const read = jest.fn(() => Promise.resolve(buildSnapshot(account, period, usage)));
-  expect(await cache.latest('acc', read)).toMatchObject({ allowance: 100 });
+  await cache.latest({ accountId: 'acc', keyId: 'k2' }, read);
   expect(read).toHaveBeenCalledTimes(1);
 });

@@ -10,6 +10,7 @@ import { fromExpressError } from './express-errors';
  */
 export type AccountRefusal = (
   err: ApiError,
+  req: Request,
 ) => Promise<{ error: ApiError; headers: Record<string, string> }>;
 
 /**
@@ -23,7 +24,7 @@ export function errorHandler(logger: Logger, accountRefusal: AccountRefusal) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
     let apiError = asApiError(err, logger, req);
     if (apiError.authenticated !== undefined) {
-      const refusal = await accountRefusal(apiError);
+      const refusal = await accountRefusal(apiError, req);
       res.set(refusal.headers);
       apiError = refusal.error;
     }
