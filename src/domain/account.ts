@@ -10,6 +10,18 @@ export type BillingModel = (typeof BILLING_MODELS)[number];
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 export type PeriodKind = 'calendar_month' | 'billing_period';
 
+/**
+ * contract §15.2: `pending` and `expired` are states of a legacy entitlement (403
+ * plan_access_pending / plan_access_expired, "the entitlement of this account is not active
+ * yet"); a plan-billed or wallet account has none, so it is never put in them.
+ */
+export function statusFitsModel(status: AccountStatus, model: BillingModel): boolean {
+  return (status !== 'pending' && status !== 'expired') || model === 'legacy_entitlement';
+}
+
+export const STATUS_MODEL_MISMATCH =
+  'status pending and expired belong to billing model legacy_entitlement';
+
 export interface Plan {
   id: PlanId;
   label: string;

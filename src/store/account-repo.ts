@@ -4,6 +4,8 @@ import {
   ACCOUNT_STATUSES,
   BILLING_MODELS,
   PLAN_IDS,
+  STATUS_MODEL_MISMATCH,
+  statusFitsModel,
   type Account,
   type AccountStatus,
   type BillingModel,
@@ -178,7 +180,11 @@ function assignments(patch: AccountPatch): { columns: string[]; values: unknown[
 }
 
 export async function createAccount(pool: Pool, input: AccountInput = {}): Promise<Account> {
-  const { columns, values } = assignments(validate(input));
+  const valid = validate(input);
+  if (!statusFitsModel(valid.status ?? 'active', valid.billing_model ?? 'plan')) {
+    throw new AccountInputError(STATUS_MODEL_MISMATCH);
+  }
+  const { columns, values } = assignments(valid);
   const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
   const sql = columns.length
     ? `INSERT INTO accounts (${columns.join(', ')}) VALUES (${placeholders}) RETURNING id, balance_millicents`
@@ -216,10 +222,21 @@ export async function updateAccount(
       );
       const previous = before.rows[0];
       if (!previous) return false;
-      const after = await client.query<{ balance_millicents: string }>(
-        `UPDATE accounts SET ${set}, updated_at = now() WHERE id = $1 RETURNING balance_millicents`,
+      const after = await client.query<{
+        balance_millicents: string;
+        status: AccountStatus;
+        billing_model: BillingModel;
+      }>(
+        `UPDATE accounts SET ${set}, updated_at = now() WHERE id = $1
+         RETURNING balance_millicents, status, billing_model`,
         [id, ...values],
       );
+      // The combination as it stands after the patch (either half may come from the row): thrown
+      // inside the transaction, so nothing of the patch is kept.
+      const row = after.rows[0];
+      if (row && !statusFitsModel(row.status, row.billing_model)) {
+        throw new AccountInputError(STATUS_MODEL_MISMATCH);
+      }
       await recordBalanceChange(
         client,
         id,

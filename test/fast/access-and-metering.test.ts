@@ -63,7 +63,12 @@ describe('authentication', () => {
     ['pending', 'plan_access_pending'],
     ['expired', 'plan_access_expired'],
   ] as const)('a %s account is 403 %s, with its usage headers', async (status, code) => {
-    const reader = app.reader({ status });
+    // pending and expired are a legacy entitlement's (contract §15.2).
+    const legacy = status === 'pending' || status === 'expired';
+    const reader = app.reader({
+      status,
+      ...(legacy ? { billing_model: 'legacy_entitlement' } : {}),
+    });
     const res = await read('/v1/usage', reader.key);
     expectError(res, 403, code);
     for (const name of USAGE_HEADERS) expect(res.headers.get(name)).not.toBeNull();

@@ -219,6 +219,41 @@ describe('account repository', () => {
     await expect(createAccount(ctx.deps.pool, input as never)).rejects.toThrow(AccountInputError);
   });
 
+  // pending and expired are a legacy entitlement's states: a plan-billed account set pending was
+  // answered 403 "the entitlement of this account is not active yet".
+  it.each([[{ status: 'pending' }], [{ status: 'expired', billing_model: 'legacy_wallet' }]])(
+    'refuses %j (a status of another billing model)',
+    async (input) => {
+      await expect(createAccount(ctx.deps.pool, input as never)).rejects.toThrow(
+        'status pending and expired belong to billing model legacy_entitlement',
+      );
+    },
+  );
+
+  it('refuses an update that leaves pending or expired on another billing model, changing nothing', async () => {
+    const plan = await createAccount(ctx.deps.pool, { plan: 'builder' });
+    await expect(
+      updateAccount(ctx.deps.pool, plan.id, { status: 'pending', balance_millicents: 500 }),
+    ).rejects.toThrow(AccountInputError);
+    expect(await getAccount(ctx.deps.pool, plan.id)).toMatchObject({
+      status: 'active',
+      balance_millicents: 0,
+    });
+    const legacy = await createAccount(ctx.deps.pool, {
+      billing_model: 'legacy_entitlement',
+      status: 'expired',
+    });
+    await expect(
+      updateAccount(ctx.deps.pool, legacy.id, { billing_model: 'plan' }),
+    ).rejects.toThrow(AccountInputError);
+    expect(await updateAccount(ctx.deps.pool, legacy.id, { status: 'active' })).toMatchObject({
+      status: 'active',
+    });
+    expect(await updateAccount(ctx.deps.pool, legacy.id, { billing_model: 'plan' })).toMatchObject({
+      billing_model: 'plan',
+    });
+  });
+
   it('answers null for an unknown account and refuses a key for it', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect(await getAccount(ctx.deps.pool, 'not-a-uuid')).toBeNull();
