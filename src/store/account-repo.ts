@@ -250,6 +250,42 @@ export async function updateAccount(
   return getAccount(pool, id);
 }
 
+/**
+ * Adds `millicents` of purchased credit to the balance in one statement under the account's row
+ * lock (the meter's), written to the wallet ledger (contract §16.3: credit does not expire). Unlike
+ * `balance_millicents` on update, which sets the balance, a top-up cannot undo a charge that landed
+ * between an operator's reading the balance and writing it. Null when there is no such account.
+ */
+export async function topUpAccount(
+  pool: Pool,
+  id: string,
+  millicents: number,
+): Promise<Account | null> {
+  if (!Number.isSafeInteger(millicents) || millicents < 1) {
+    throw new AccountInputError(
+      `millicents must be a positive integer, at most ${Number.MAX_SAFE_INTEGER}`,
+    );
+  }
+  if (!isUuid(id)) return null;
+  const found = await withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ after: string }>(
+      `UPDATE accounts SET balance_millicents = balance_millicents + $2, updated_at = now()
+        WHERE id = $1 RETURNING balance_millicents::text AS after`,
+      [id, millicents],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    // Balances are served as JSON numbers: past 2^53 - 1 they would no longer be exact.
+    if (BigInt(row.after) > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new AccountInputError(`the balance would pass ${Number.MAX_SAFE_INTEGER} millicents`);
+    }
+    const after = Number(row.after);
+    await recordBalanceChange(client, id, after - millicents, after);
+    return true;
+  });
+  return found ? getAccount(pool, id) : null;
+}
+
 async function recordBalanceChange(
   client: PoolClient,
   accountId: string,

@@ -66,6 +66,13 @@ describe('admin CLI', () => {
     });
     await updateAccount(ctx.deps.pool, id, { status: 'active' });
 
+    // Credit is added, never set (contract §16.3); a top-up of nothing is a usage error.
+    const topped = await cli('account', 'top-up', id, '--millicents', '1000');
+    expect(topped.code).toBe(0);
+    expect(topped.out).toMatchObject({ id, balance_millicents: 124456 });
+    expect((await cli('account', 'top-up', id, '--millicents', '0')).code).toBe(2);
+    expect((await cli('account', 'top-up', id)).code).toBe(2);
+
     const key = await cli('key', 'create', '--account', id, '--label', 'ci', '--rps', '2');
     expect(key.code).toBe(0);
     const secret = String(key.out.key);

@@ -6,6 +6,7 @@ import { PgMeter } from '../../src/billing/pg-meter';
 import { ApiError } from '../../src/domain/errors';
 import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { topUpAccount } from '../../src/store/account-repo';
 
 // Dozens of parallel requests over several keys of one account never
 // over-deliver past allowance plus balance and never double charge (contract §16.4, §16.7).
@@ -137,5 +138,53 @@ describe('concurrent deliveries of one account', () => {
       walletCharges: (union.size - 12) * 400,
       usage: { used: union.size, included: 12, payg: union.size - 12 },
     });
+  });
+});
+
+// contract §16.3: purchased credit is added, never set. Top-ups racing PAYG charges of the same
+// account: every one of them is kept (a set balance would undo the charges made meanwhile), and the
+// wallet ledger adds up to the balance.
+describe('top-ups while the account is charged', () => {
+  it('adds every top-up and every charge exactly, in the balance and the wallet ledger', async () => {
+    const accountId = await createAccount(ctx.deps.pool, {
+      allowanceOverride: 0,
+      balanceMillicents: 4000,
+    });
+    const keyId = await createKey(ctx.deps.pool, accountId);
+    const charges = Array.from({ length: 20 }, () =>
+      meter.deliver(
+        { accountId, keyId },
+        RequestTicket.spentAlready(randomUUID()),
+        opportunityIds(2),
+      ),
+    );
+    const topUps = Array.from({ length: 10 }, () => topUpAccount(pool, accountId, 1000));
+    const settled = await Promise.allSettled([...charges, ...topUps]);
+    const delivered = settled
+      .slice(0, charges.length)
+      .filter((s) => s.status === 'fulfilled').length;
+    for (const s of settled.slice(charges.length)) expect(s.status).toBe('fulfilled');
+    const state = await ledgerState(ctx.deps.pool, accountId);
+    expect(state.deliveries).toBe(delivered * 2);
+    expect(state.walletCharges).toBe(delivered * 800);
+    expect(state.balance).toBe(4000 + 10 * 1000 - delivered * 800);
+    const { rows } = await ctx.deps.pool.query<{ credits: string; n: string }>(
+      `SELECT coalesce(sum(amount_millicents), 0)::text AS credits, count(*)::text AS n
+         FROM wallet_ledger WHERE account_id = $1 AND kind = 'credit'`,
+      [accountId],
+    );
+    expect(rows[0]).toEqual({ credits: '10000', n: '10' });
+  });
+
+  it('refuses a top-up that is not a positive integer, or would pass 2^53 - 1, changing nothing', async () => {
+    const accountId = await createAccount(ctx.deps.pool, { balanceMillicents: 5 });
+    for (const amount of [0, -5, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
+      await expect(topUpAccount(pool, accountId, amount)).rejects.toThrow('positive integer');
+    }
+    await expect(topUpAccount(pool, accountId, Number.MAX_SAFE_INTEGER)).rejects.toThrow(
+      'would pass',
+    );
+    expect((await ledgerState(ctx.deps.pool, accountId)).balance).toBe(5);
+    expect(await topUpAccount(pool, '00000000-0000-4000-8000-000000000000', 1)).toBeNull();
   });
 });

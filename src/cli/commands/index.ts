@@ -1,5 +1,6 @@
 import type { Command } from '../command';
 import { accountCreateCommand } from './account-create';
+import { accountTopUpCommand } from './account-top-up';
 import { accountUpdateCommand } from './account-update';
 import { keyCreateCommand } from './key-create';
 import { keyListCommand } from './key-list';
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   seedCommand,
   accountCreateCommand,
   accountUpdateCommand,
+  accountTopUpCommand,
   keyCreateCommand,
   keyListCommand,
   keyRevokeCommand,
