@@ -152,6 +152,20 @@ describe.each<[string, Endpoint, Query, ReturnType<typeof invalid>]>([
   ['rate_min=-1', 'list', { rate_min: '-1' }, unprocessable('rate_min')],
   ['rate_min=1e3', 'list', { rate_min: '1e3' }, unprocessable('rate_min')],
   ['rate_min=.5', 'preview', { rate_min: '.5' }, unprocessable('rate_min')],
+  // OpenAPI's pattern allows 308 digits before the point; 309 ones (1.1e308, a finite double) was
+  // served where the schema refuses it.
+  [
+    'rate_min of 309 digits',
+    'list',
+    { rate_min: '1'.repeat(309) },
+    unprocessable('rate_min', 'out_of_range'),
+  ],
+  [
+    'rate_max of 309 digits and a fraction',
+    'count',
+    { rate_max: `${'0'.repeat(309)}.5` },
+    unprocessable('rate_max', 'out_of_range'),
+  ],
   ['rate_max=abc', 'count', { rate_max: 'abc' }, unprocessable('rate_max')],
   ['not a date', 'list', { published_after: 'yesterday' }, unprocessable('published_after')],
   [
