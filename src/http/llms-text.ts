@@ -123,7 +123,9 @@ export function llmsText(baseUrl: string): string {
 ## Requests, limits and errors
 - Each list or detail call spends its X-Request-ID (send a fresh unique one per call, or omit it
   and one is generated); reusing one gives 409 duplicate_request_id. Retries need a new id.
-- Requests per second depend on the plan; past it: 429 rate_limit_exceeded with Retry-After.
+- Requests per second depend on the plan; past it: 429 rate_limit_exceeded with Retry-After. By
+  default at most two expensive counts (group_by, include=new_count, histogram, stats) of an
+  account run at once; a third gets 429 with Retry-After: 1: send them one after another.
 - Errors: \`{ error: { code, message, request_id, details? } }\`. Do not retry 400, 401, 402, 403
   or 422 without fixing the cause; on 429 wait Retry-After; on 5xx retry with backoff and a new
   request id.
