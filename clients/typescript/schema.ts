@@ -1124,7 +1124,7 @@ export interface operations {
       query?: {
         /** @description Keyword search, 1 to 200 characters, over the title, normalized title, specializations, employer, intermediary, organization names and the labels of the record's taxonomy family, subfamily and class. Syntax: words are ANDed (senior golang); "a phrase" matches the words adjacent and in order; -word or -"a phrase" excludes; a OR b (upper-case OR) matches either. Nothing else is an operator: any other punctuation is text (c++, node.js). Case- and accent-insensitive, English stemming (developer matches developers) and technology synonyms (js = javascript, k8s = kubernetes, golang = go, swe = software engineer...). Only exclusions: every record but those. Combines with every other filter (AND). */
         q?: string;
-        /** @description Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q). Bound to the cursor like a filter. */
+        /** @description Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q; scores move whenever the index changes, so a walk that must reach every record uses freshness). Bound to the cursor like a filter. */
         sort?: 'freshness' | 'relevance';
         /** @description Published by the provider at or after this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         published_after?: string;
@@ -3256,7 +3256,7 @@ export interface operations {
       query?: {
         /** @description Keyword search, 1 to 200 characters, over the title, normalized title, specializations, employer, intermediary, organization names and the labels of the record's taxonomy family, subfamily and class. Syntax: words are ANDed (senior golang); "a phrase" matches the words adjacent and in order; -word or -"a phrase" excludes; a OR b (upper-case OR) matches either. Nothing else is an operator: any other punctuation is text (c++, node.js). Case- and accent-insensitive, English stemming (developer matches developers) and technology synonyms (js = javascript, k8s = kubernetes, golang = go, swe = software engineer...). Only exclusions: every record but those. Combines with every other filter (AND). */
         q?: string;
-        /** @description Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q). Bound to the cursor like a filter. */
+        /** @description Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q; scores move whenever the index changes, so a walk that must reach every record uses freshness). Bound to the cursor like a filter. */
         sort?: 'freshness' | 'relevance';
         /** @description Published by the provider at or after this instant (published_at). Records without a published date never match. ISO 8601: a date-time with Z or a ±hh:mm offset (2026-01-31T09:00:00Z), or a bare date YYYY-MM-DD meaning 00:00:00Z. */
         published_after?: string;

@@ -56,7 +56,7 @@ export const PARAMS: readonly ParamSpec[] = [
   spec(
     'sort',
     'enum',
-    'Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q). Bound to the cursor like a filter.',
+    'Order of the list: freshness (default: published_at, else first_seen, newest first, then id) or relevance (keyword score of q, best first, then the freshness order; needs q; scores move whenever the index changes, so a walk that must reach every record uses freshness). Bound to the cursor like a filter.',
     { values: SORT_ORDERS },
   ),
   spec(
