@@ -1,4 +1,5 @@
 import type { BillingModel, PeriodKind } from './plans';
+import { utcMs } from '../domain/utc-times';
 
 // Billing periods (contract §15.5). Every period is [start, end): end is exclusive and is
 // what X-Service-Period-End shows. Pure: the clock is an argument.
@@ -20,7 +21,7 @@ export interface PeriodSettings {
 export function calendarMonth(now: Date): Period {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
-  return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
+  return { start: new Date(utcMs(y, m, 1)), end: new Date(utcMs(y, m + 1, 1)) };
 }
 
 /**
@@ -74,10 +75,10 @@ export function periodOf(account: PeriodSource, now: Date): Period {
 export function addMonths(anchor: Date, months: number): Date {
   const y = anchor.getUTCFullYear();
   const m = anchor.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const lastDay = new Date(utcMs(y, m + 1, 0)).getUTCDate();
   const day = Math.min(anchor.getUTCDate(), lastDay);
   return new Date(
-    Date.UTC(
+    utcMs(
       y,
       m,
       day,

@@ -1,4 +1,5 @@
 import { invalidFilter } from './errors';
+import { utcMs } from './utc-times';
 
 // Dashboards (contract §10.4, §10.5): the histogram and rate-statistics options of a count, and the pure
 // rules both indexes share: UTC calendar buckets (weeks start on Monday), the gap filling between
@@ -49,7 +50,7 @@ const DAY_MS = 86_400_000;
 /** The start of the UTC bucket holding `ms`: midnight, the Monday of its week, the 1st of its month. */
 export function bucketStart(ms: number, interval: HistogramInterval): number {
   const d = new Date(ms);
-  const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  const midnight = utcMs(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
   switch (interval) {
     case 'day':
       return midnight;
@@ -57,7 +58,7 @@ export function bucketStart(ms: number, interval: HistogramInterval): number {
       // getUTCDay: Sunday 0 … Saturday 6; Monday starts the week (ISO 8601).
       return midnight - ((d.getUTCDay() + 6) % 7) * DAY_MS;
     case 'month':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+      return utcMs(d.getUTCFullYear(), d.getUTCMonth(), 1);
   }
 }
 
@@ -66,7 +67,7 @@ export function nextBucketStart(start: number, interval: HistogramInterval): num
   if (interval === 'day') return start + DAY_MS;
   if (interval === 'week') return start + 7 * DAY_MS;
   const d = new Date(start);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return utcMs(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
 /** Buckets from the one holding `first` to the one holding `last`, both included. */

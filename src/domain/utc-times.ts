@@ -7,6 +7,27 @@ import type { Opportunity } from './record';
 // milliseconds (contract §6.12), and a finer stored instant made a lower bound rounded up to the
 // next millisecond pass over the very record whose `changed_at` a client resumed from.
 
+/**
+ * Date.UTC for every year: Date.UTC maps years 0-99 to 1900-1999 (a record dated 0050-01-15 had
+ * its month histogram end in 1950), setUTCFullYear does not. Months and days past their range
+ * roll over as Date.UTC's do (month 12 is January of the next year, day 0 the last of the month
+ * before).
+ */
+export function utcMs(
+  year: number,
+  month: number,
+  day = 1,
+  hours = 0,
+  minutes = 0,
+  seconds = 0,
+  ms = 0,
+): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hours, minutes, seconds, ms);
+  return date.getTime();
+}
+
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** The same instant in UTC (`…Z`), to the millisecond; a text of another form as it is. */

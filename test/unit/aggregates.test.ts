@@ -38,6 +38,39 @@ it('steps and spans across month lengths and years', () => {
   expect(bucketSpan(ms('2026-01-01T00:00:00Z'), ms('2026-12-31T00:00:00Z'), 'day')).toBe(365);
 });
 
+// Date.UTC maps years 0-99 to 1900-1999: a month histogram of records dated 0050 stopped after its
+// first bucket (the next month was 1950-02), and the span of 0050 to 1950 was counted as weeks of
+// 1950 alone, serving 99,139 buckets past the bound of 400.
+it('steps, spans and bounds buckets in the years 0001-0099 as in any other', () => {
+  expect(iso(bucketStart(ms('0050-03-15T10:00:00Z'), 'month'))).toBe('0050-03-01T00:00:00.000Z');
+  expect(iso(bucketStart(ms('0050-03-15T10:00:00Z'), 'day'))).toBe('0050-03-15T00:00:00.000Z');
+  expect(iso(nextBucketStart(ms('0050-01-01T00:00:00Z'), 'month'))).toBe(
+    '0050-02-01T00:00:00.000Z',
+  );
+  expect(iso(nextBucketStart(ms('0099-12-01T00:00:00Z'), 'month'))).toBe(
+    '0100-01-01T00:00:00.000Z',
+  );
+  expect(
+    fillHistogram(
+      [
+        { start: ms('0050-01-01T00:00:00Z'), count: 1 },
+        { start: ms('0050-03-01T00:00:00Z'), count: 1 },
+      ],
+      'month',
+    ).map((b) => b.start),
+  ).toEqual(['0050-01-01T00:00:00.000Z', '0050-02-01T00:00:00.000Z', '0050-03-01T00:00:00.000Z']);
+  expect(bucketSpan(ms('0050-01-15T00:00:00Z'), ms('1950-01-20T00:00:00Z'), 'week')).toBe(99_139);
+  expect(() =>
+    fillHistogram(
+      [
+        { start: bucketStart(ms('0050-01-15T00:00:00Z'), 'week'), count: 1 },
+        { start: bucketStart(ms('1950-01-20T00:00:00Z'), 'week'), count: 1 },
+      ],
+      'week',
+    ),
+  ).toThrow(ApiError);
+});
+
 it('fills the gaps between the first and last non-empty bucket, ascending', () => {
   const start = (d: string) => ms(`${d}T00:00:00Z`);
   expect(

@@ -140,4 +140,10 @@ describe('addMonths', () => {
     expect(addMonths(d('2024-12-31T00:00:00Z'), 2).toISOString()).toBe('2025-02-28T00:00:00.000Z');
     expect(addMonths(d('2024-03-31T00:00:00Z'), -1).toISOString()).toBe('2024-02-29T00:00:00.000Z');
   });
+
+  // Date.UTC maps years 0-99 to 1900-1999: a period stored in 0050 stepped into 1950.
+  it('steps in the years 0001-0099 as in any other', () => {
+    expect(addMonths(d('0050-01-31T10:00:00Z'), 1).toISOString()).toBe('0050-02-28T10:00:00.000Z');
+    expect(addMonths(d('0099-12-15T00:00:00Z'), 1).toISOString()).toBe('0100-01-15T00:00:00.000Z');
+  });
 });

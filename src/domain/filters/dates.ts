@@ -2,6 +2,8 @@
 // date YYYY-MM-DD meaning 00:00:00Z. Impossible calendar values (2026-02-30, 24:00) are rejected,
 // which Date.parse alone would silently roll over.
 
+import { utcMs } from '../utc-times';
+
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2}):(\d{2})))?$/;
 
@@ -30,11 +32,8 @@ export function parseDateParam(value: string, round: 'up' | 'down'): number | un
   const [offHour, offMinute] = [num(10), num(11)];
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || offHour > 23 || offMinute > 59) return undefined;
-  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, millis);
-  return date.getTime() - sign * (offHour * 60 + offMinute) * 60_000;
+  const at = utcMs(year, month - 1, day, hour, minute, second, millis);
+  return at - sign * (offHour * 60 + offMinute) * 60_000;
 }
 
 // The same rule as one regular expression, for the OpenAPI document: a JSON Schema
