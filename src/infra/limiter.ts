@@ -21,6 +21,11 @@ export interface LimitDecision {
   resetSeconds: number;
 }
 
+/** One point back, only into a window that exists and holds one (DECR keeps the key's expiry). */
+const REFUND_IF_OPEN = `local points = tonumber(redis.call('get', KEYS[1]))
+if points and points > 0 then return redis.call('decr', KEYS[1]) end
+return 0`;
+
 /**
  * Fixed-window counters on Redis when it is configured, with an in-process limiter as insurance:
  * when Redis fails or hangs at run time the service keeps serving and counting
@@ -48,9 +53,24 @@ export class Limiter {
     }
   }
 
-  /** Gives back a point `consume` took, for a request another window refused. */
+  /**
+   * Gives back a point `consume` took, for a request another window refused, while the window it
+   * was taken from is still open. rate-limiter-flexible's reward opens a window when there is none:
+   * a refund that came just after the window ended started the next one at -1, and the key was
+   * then served above its limit.
+   */
   async refund(key: string, limit: number): Promise<void> {
-    await this.onBackend(limit, (l) => l.reward(key, 1)).catch(() => undefined);
+    const { shared, local } = this.limitersFor(limit);
+    if (shared && this.redis) {
+      try {
+        await this.redis.eval(REFUND_IF_OPEN, 1, shared.getKey(key));
+        return;
+      } catch {
+        // Redis failing: the point was likely taken in process too (onBackend's fallback).
+      }
+    }
+    const window = await local.get(key);
+    if (window && window.consumedPoints > 0 && window.msBeforeNext > 0) await local.reward(key, 1);
   }
 
   /** The current window of `key` against `limit` points, without taking one. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimits, RateLimitExceeded, rateLimitHeaders } from '../../src/billing/rate-limit';
+import { Limiter } from '../../src/infra/limiter';
 
 // contract §19.1: one-second windows per account and per key on Redis, 429 rate_limit_exceeded with an
 // integer Retry-After; the service keeps answering when Redis is absent or fails.
@@ -114,6 +115,25 @@ describe('rate limits on Redis', () => {
       }
       return;
     }
+  });
+
+  // rate-limiter-flexible's reward opens a window when there is none: a refund that came just
+  // after the key's window ended started the next at -1, and the key was served 4 of 3 (5 with two
+  // such refunds). The window's end is its Redis key's expiry, made here by deleting the key.
+  it('a refund after its window ended gives nothing back, and opens no window below zero', async () => {
+    const prefix = `rl:refund-${randomUUID()}`;
+    const limiter = new Limiter(redis, { keyPrefix: prefix, durationSeconds: 1 });
+    const key = randomUUID();
+    expect((await limiter.consume(key, 3)).allowed).toBe(true);
+    await limiter.refund(key, 3);
+    expect(await redis.get(`${prefix}:3:${key}`)).toBe('0');
+    await redis.del(`${prefix}:3:${key}`);
+    await limiter.refund(key, 3);
+    await limiter.refund(key, 3);
+    expect(await redis.exists(`${prefix}:3:${key}`)).toBe(0);
+    const served = [];
+    for (let i = 0; i < 4; i++) served.push((await limiter.consume(key, 3)).allowed);
+    expect(served).toEqual([true, true, true, false]);
   });
 
   it('shares the counters between service instances through Redis', async () => {
