@@ -19,8 +19,10 @@ import { Lru } from '../infra/lru';
  * by a subject with a key, an entry is that key's (usageKey).
  */
 export class UsageCache {
-  private readonly entries: Lru<string, { at: number; snapshot: UsageSnapshot }>;
+  private readonly entries: Lru<string, { at: number; seq: number; snapshot: UsageSnapshot }>;
   private readonly inflight = new Map<string, Promise<UsageSnapshot>>();
+  /** Orders the entries' refreshes: the clock's milliseconds may not tell two apart. */
+  private seq = 0;
 
   constructor(
     private readonly maxAgeMs = 10_000,
@@ -32,12 +34,13 @@ export class UsageCache {
 
   remember(who: string | UsageSubject, snapshot: UsageSnapshot): void {
     // The least recently refreshed go first past the bound: reads do not reorder (see get).
-    this.entries.set(usageKey(who), { at: this.now(), snapshot: viewFor(who, snapshot) });
+    const seq = ++this.seq;
+    this.entries.set(usageKey(who), { at: this.now(), seq, snapshot: viewFor(who, snapshot) });
     // A key's snapshot holds its account's figures too: the account's entry is refreshed with
     // them, or the deliveries of keys of their own allowance would never reach it (a 403 of the
     // account then showed the figures of before them).
     if (typeof who !== 'string' && who.keyId !== undefined) {
-      this.entries.set(who.accountId, { at: this.now(), snapshot: accountView(snapshot) });
+      this.entries.set(who.accountId, { at: this.now(), seq, snapshot: accountView(snapshot) });
     }
   }
 
@@ -60,6 +63,17 @@ export class UsageCache {
     return this.get(who, this.maxAgeMs, fetch);
   }
 
+  /**
+   * A key's entry is older than its account's: another key of the account has delivered since,
+   * which moves this key's figures too (Used is the account's, and so may be Remaining). Read
+   * again, once: the entry is then the newest until the account moves on.
+   */
+  private accountMovedSince(who: string | UsageSubject, seq: number): boolean {
+    if (typeof who === 'string' || who.keyId === undefined) return false;
+    const account = this.entries.get(who.accountId, { use: false });
+    return account !== undefined && account.seq > seq;
+  }
+
   private get(
     who: string | UsageSubject,
     maxAgeMs: number,
@@ -68,7 +82,12 @@ export class UsageCache {
     const name = usageKey(who);
     const now = this.now();
     const hit = this.entries.get(name, { use: false });
-    if (hit && now - hit.at < maxAgeMs && now < hit.snapshot.periodEnd.getTime()) {
+    if (
+      hit &&
+      now - hit.at < maxAgeMs &&
+      now < hit.snapshot.periodEnd.getTime() &&
+      !this.accountMovedSince(who, hit.seq)
+    ) {
       return Promise.resolve(hit.snapshot);
     }
     const pending = this.inflight.get(name);

@@ -175,6 +175,12 @@ export function keyAllowanceBehaviour(start: () => Promise<KeyAllowanceWorld>): 
     const other = await get('/v1/opportunities?limit=1', plain, bad);
     expect(other.status).toBe(422);
     expect(figures(other)).toEqual({ limit: '100', used: '2', remaining: '98' });
+    // The other key delivers: the limited key's refusal shows the account's Used as it now is
+    // (its own entry, older than the account's, was shown as it was).
+    expect((await get('/v1/opportunities?limit=4', plain)).status).toBe(200);
+    const later = await get('/v1/opportunities?limit=1', limited, bad);
+    expect(later.status).toBe(422);
+    expect(figures(later)).toEqual({ limit: '2', used: '4', remaining: '0' });
   });
 
   it("a key's remaining counts only what it was given itself", async () => {
