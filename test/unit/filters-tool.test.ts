@@ -53,6 +53,13 @@ describe.each<[string, Endpoint, Args, ReturnType<typeof row>]>([
   ['limit 0', 'list', { limit: 0 }, row(422, 'validation_error', 'limit', 'out_of_range')],
   ['limit 101', 'list', { limit: 101 }, row(400, 'page_size_exceeded', 'limit', 'out_of_range')],
   ['rate_min -1', 'list', { rate_min: -1 }, row(422, 'validation_error', 'rate_min', 'bad_format')],
+  // REST's rule: at most 308 digits before the point (309 ones was served here, 422 on REST).
+  [
+    'rate_min of 309 digits',
+    'count',
+    { rate_min: '1'.repeat(309) },
+    row(422, 'validation_error', 'rate_min', 'out_of_range'),
+  ],
   [
     'rate_min "1e3"',
     'list',

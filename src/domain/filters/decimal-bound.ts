@@ -8,6 +8,28 @@
 // next one up for "at least" when the text is above the double's decimal, the next one down for
 // "at most" when it is below.
 
+import { validationError } from '../errors';
+
+/**
+ * The most digits a decimal filter may have before its point, on REST and in tool arguments alike
+ * (OpenAPI's pattern says the same): 309 can name a number past the largest double, and 309 ones
+ * (1.1e308, a double) was served on REST where the schema refused it.
+ */
+export const MAX_WHOLE_DIGITS = 308;
+
+/** A decimal filter's text as the number it filters by (contract §6.9). */
+export function decimalValue(name: string, text: string, bound?: DecimalBound): number {
+  const whole = text.includes('.') ? text.indexOf('.') : text.length;
+  if (whole > MAX_WHOLE_DIGITS) {
+    throw validationError(
+      name,
+      'out_of_range',
+      `${name} may have at most ${MAX_WHOLE_DIGITS} digits before the decimal point.`,
+    );
+  }
+  return bound ? boundOf(text, bound) : Number(text);
+}
+
 /** How a decimal filter bounds the stored value. */
 export type DecimalBound = 'at_least' | 'at_most';
 

@@ -1,5 +1,5 @@
 import { invalidFilter, validationError } from '../errors';
-import { boundOf } from './decimal-bound';
+import { decimalValue } from './decimal-bound';
 import { checkNames, normalizeParams, refusePastedKeys } from './normalize';
 import type { Coerce, Coerced, Endpoint, ParamSpec, ParseContext, ParsedRequest } from './types';
 
@@ -25,7 +25,7 @@ function decimal({ name, bound }: ParamSpec, raw: unknown): Coerced {
   if (typeof raw === 'string') {
     if (raw.includes(',')) notAList(name);
     if (DECIMAL.test(raw)) {
-      return { type: 'number', value: bound ? boundOf(raw, bound) : Number(raw) };
+      return { type: 'number', value: decimalValue(name, raw, bound) };
     }
   }
   return wrongType(name, 'a non-negative number (or a decimal string such as "80.5")');

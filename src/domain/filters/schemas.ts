@@ -8,6 +8,7 @@ import {
   isListParam,
 } from './catalog';
 import { ISO_COUNTRY_CODES } from './countries';
+import { MAX_WHOLE_DIGITS } from './decimal-bound';
 import { DATE_PARAM_PATTERN } from './dates';
 import { MAX_QUERY_LENGTH } from './keyword-query';
 import type { Endpoint, ParamName, ParamSpec } from './types';
@@ -17,7 +18,8 @@ import type { Endpoint, ParamName, ParamSpec } from './types';
 // and parseToolArgs reject bad values with the right code (invalid_filter vs validation_error),
 // which a zod failure cannot express. `.meta()` keys are merged into z.toJSONSchema output.
 
-const DECIMAL_PATTERN = '^\\d+(\\.\\d+)?$';
+// At most MAX_WHOLE_DIGITS before the point, as the service checks (decimal-bound.ts).
+const DECIMAL_PATTERN = `^\\d{1,${MAX_WHOLE_DIGITS}}(\\.\\d+)?$`;
 
 /** The description, adjusted where the preview narrows a parameter (contract §9.2). */
 export function describeParam(spec: ParamSpec, endpoint: Endpoint): string {
@@ -53,8 +55,6 @@ const TAXONOMY_ID_PATTERN = '^[a-z0-9_]+$';
 const QUERY_PATTERN = '^\\S(?:[\\s\\S]*\\S)?$';
 /** contract §7.3: examples that teach the q syntax (words, exclusion, phrases, OR). */
 const QUERY_EXAMPLES = ['senior golang k8s -intern', '"data engineer" OR "machine learning"'];
-// At most 308 integer digits: a longer one can pass Number.MAX_VALUE, which the service refuses.
-const REST_DECIMAL_PATTERN = '^\\d{1,308}(\\.\\d+)?$';
 
 export const dateParam = () =>
   z
@@ -102,7 +102,7 @@ export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType 
     case 'boolean':
       return z.boolean();
     case 'decimal':
-      return z.string().meta({ pattern: REST_DECIMAL_PATTERN, examples: ['80', '80.5'] });
+      return z.string().meta({ pattern: DECIMAL_PATTERN, examples: ['80', '80.5'] });
     case 'country':
       // Upper case as the service echoes it; the service also takes lower case (contract §6.11).
       return enumOf(ISO_COUNTRY_CODES);
