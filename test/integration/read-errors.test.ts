@@ -173,6 +173,8 @@ describe('a key in the query string', () => {
         parameter: 'oppk_[redacted]',
         reason: 'unknown_parameter',
       });
+      // It said only "Unknown parameter" (contract §6.14: a message saying that it holds a key).
+      expect(res.body.error.message).toContain('"oppk_[redacted]" holds an API key');
       expect(res.text).not.toContain(SECRET);
       expect(ctx.logs.join('\n')).not.toContain(SECRET);
     },
