@@ -68,9 +68,17 @@ export async function importNdjson(
   let rejectedCount = 0;
   let lines = 0;
   let valid = 0;
+  // The first MAX_REPORTED bad lines by number, kept in order: a deletion of an id that is not
+  // stored is found only when its batch is written, after later lines were read (and, when those
+  // were bad, had filled the list: the earlier line was counted but not listed).
   const reject = (line: number, errors: string[]) => {
     rejectedCount++;
-    if (rejected.length < MAX_REPORTED) rejected.push({ line, errors });
+    const last = rejected[rejected.length - 1];
+    if (rejected.length >= MAX_REPORTED && last && last.line <= line) return;
+    let at = rejected.length;
+    while (at > 0 && (rejected[at - 1]?.line ?? 0) > line) at--;
+    rejected.splice(at, 0, { line, errors });
+    if (rejected.length > MAX_REPORTED) rejected.pop();
   };
   // Keyed by id: one batch never touches an id twice. A line meeting a pending line of the same id
   // flushes first, so file order holds (a record then its deletion removes it; a deletion then
@@ -99,8 +107,6 @@ export async function importNdjson(
       valid--;
       reject(line, [`id: ${id} is not a stored record (never imported, or already removed)`]);
     }
-    // Reported in line order whatever the batch order.
-    rejected.sort((a, b) => a.line - b.line);
   };
 
   for await (const read of textLines(file, MAX_LINE_BYTES)) {

@@ -98,6 +98,19 @@ it('counts every bad line, past the 1,000 it lists', async () => {
   expect(report.ok).toBe(false);
 });
 
+// A deletion of an id that is not stored is found when its batch is written, after the lines
+// read since: 1,000 bad lines after it filled the list, and line 1 was counted but not listed.
+it('lists the first 1,000 bad lines by number, a deletion found unknown at its write included', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-order-')), 'order.ndjson');
+  const unknown = JSON.stringify({ id: '7d3f4a4e-0b7c-4c53-9a55-2f3c5e1d9b21', deleted: true });
+  writeFileSync(file, [unknown, ...Array.from({ length: 1000 }, () => '{bad')].join('\n'));
+  const report = await importNdjson(ctx.deps, file);
+  expect(report.rejected_count).toBe(1001);
+  expect(report.rejected).toHaveLength(1000);
+  expect(report.rejected.map((r) => r.line)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  expect(report.rejected[0]?.errors.join(' ')).toContain('is not a stored record');
+});
+
 // Lines are read as bytes (src/infra/text-lines.ts): invalid UTF-8 used to become U+FFFD, stored
 // without a word; a line past V8's longest string ended the whole import with a RangeError.
 it('reports a line of invalid UTF-8, and one longer than 16 MB, and imports the rest', async () => {
