@@ -20,7 +20,12 @@ export const SCORED_FIELDS = [
   'taxonomy_labels^1',
 ];
 
-/** Words beyond this many still match; they just add nothing to the score (bounds the clauses). */
+/**
+ * Words beyond this many, counted over the plain words and every phrase and alternative, still
+ * match; they just add nothing to the score (bounds the clauses: a scored phrase is one per field,
+ * each as long as the phrase and longer for words with synonyms, and a phrase of 58 `ml` went
+ * past the engine's 1,024 clauses).
+ */
 export const MAX_SCORED_WORDS = 32;
 
 /** What a match clause whose text analyzes to no token matches: nothing (the engine's default) or all. */
@@ -133,14 +138,25 @@ const scored = (text: string, type: 'best_fields' | 'phrase'): TextClause => ({
   },
 });
 
-/** Scored clauses (should) for sort=relevance: each required term, in its best field. */
+/**
+ * Scored clauses (should) for sort=relevance: each required term, in its best field, the first
+ * MAX_SCORED_WORDS words of them (a phrase past the budget is scored by its first words; the
+ * required clauses still match it whole).
+ */
 export function scoringClauses(q: KeywordQuery): TextClause[] {
   const out: TextClause[] = [];
-  if (q.words.length > 0) {
-    out.push(scored(q.words.slice(0, MAX_SCORED_WORDS).join(' '), 'best_fields'));
-  }
+  let budget = MAX_SCORED_WORDS;
+  const take = (text: string): string => {
+    const words = text.split(/\s+/).filter(Boolean).slice(0, budget);
+    budget -= words.length;
+    return words.join(' ');
+  };
+  if (q.words.length > 0) out.push(scored(take(q.words.join(' ')), 'best_fields'));
   for (const group of q.groups) {
-    for (const a of group) out.push(scored(a.text, a.phrase ? 'phrase' : 'best_fields'));
+    for (const a of group) {
+      if (budget === 0) return out;
+      out.push(scored(take(a.text), a.phrase ? 'phrase' : 'best_fields'));
+    }
   }
   return out;
 }

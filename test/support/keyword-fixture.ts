@@ -312,4 +312,11 @@ export const HOSTILE_QUERIES: readonly string[] = [
   'js OR ts OR k8s OR swe OR ml OR ai OR go OR react OR postgres OR devops OR '
     .repeat(3)
     .slice(0, 200),
+  // Long phrases of words with synonyms: scored under sort=relevance over every scored field, a
+  // phrase of 58 `ml` went past the engine's 1,024 clauses (503 search_unavailable, every time).
+  `"${Array(58).fill('ml').join(' ')}"`,
+  `"${Array(30).fill('ml ai').join(' ')}"`,
+  `"${Array(22).fill('swe').join(' ')}" "${Array(22).fill('k8s').join(' ')}"`,
+  Array(13).fill('"ml ai swe"').join(' OR '),
+  `${Array(32).fill('swe').join(' ')} "${Array(15).fill('ml').join(' ')}"`,
 ];
