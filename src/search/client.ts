@@ -142,7 +142,7 @@ export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
     const name = (err as { name?: string } | null)?.name ?? '';
     if (!CLIENT_ERRORS.has(name) && !isSearchUnavailable(err)) throw err;
     const status = (err as { meta?: { statusCode?: number } }).meta?.statusCode;
-    const refused = name === 'ResponseError' && status === 400;
+    const refused = name === 'ResponseError' && (status === 400 || tooManyClauses(err));
     const mapped = new ApiError(
       'search_unavailable',
       refused
@@ -156,6 +156,27 @@ export async function searchCall<T>(fn: () => Promise<T>): Promise<T> {
     mapped.cause = err;
     throw mapped;
   }
+}
+
+/**
+ * The engine's refusal of a query of too many clauses, which it answers 500, not 400: a limit of
+ * ours (src/search/keyword-clauses.ts bounds the clauses), not an outage, so it keeps the request
+ * id as a 400 does, and a caller does not retry it as an outage.
+ */
+function tooManyClauses(err: unknown): boolean {
+  const error = (err as { meta?: { body?: { error?: EngineError } } }).meta?.body?.error;
+  const types = [
+    error?.type,
+    error?.caused_by?.type,
+    ...(error?.root_cause ?? []).map((c) => c.type),
+  ];
+  return types.some((type) => type === 'too_many_clauses' || type === 'too_many_nested_clauses');
+}
+
+interface EngineError {
+  type?: string;
+  caused_by?: { type?: string };
+  root_cause?: { type?: string }[];
 }
 
 /** The readiness probe of the search engine (/readyz): answers, or not; never throws. */

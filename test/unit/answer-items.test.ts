@@ -139,6 +139,26 @@ it('fails as the client would: an engine error, a lost connection, an unreadable
       status,
     );
   }
+  // The engine answers a query of too many clauses 500: a limit of ours, not an outage, so the
+  // request id is kept as for a 400 (it was spent, as for an engine down).
+  const clauses = (await searchCall(() =>
+    answerItems(
+      streamed(
+        500,
+        Readable.from([
+          bytes({
+            error: {
+              root_cause: [{ type: 'too_many_nested_clauses', reason: 'maxClauseCount is 1024' }],
+              type: 'search_phase_execution_exception',
+            },
+            status: 500,
+          }),
+        ]),
+      ),
+      ']}}',
+    ),
+  ).catch((e: unknown) => e)) as ApiError;
+  expect([clauses.code, clauses.keepsRequestId === true]).toEqual(['search_unavailable', true]);
   const lost = new Readable({
     read() {
       this.push(Buffer.from('{"hits":{"hits":[{"_index":"i"'));
