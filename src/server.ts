@@ -12,7 +12,7 @@ import { shareProcessMetrics } from './infra/process-metrics';
 import { installGracefulShutdown } from './infra/graceful-shutdown';
 import { Lifecycle } from './infra/lifecycle';
 import { IndexFollower } from './search/index-follower';
-import { logUnhandledRejections } from './infra/process-errors';
+import { logProcessWarnings, logUnhandledRejections } from './infra/process-errors';
 import { withoutCredentials } from './infra/redact';
 import { staleMappingWarning } from './search/index-definition';
 import { reindex } from './search/sync';
@@ -33,6 +33,7 @@ export async function serve(env: Env): Promise<void> {
   );
   const deps = await bootstrap({ env, logger });
   logUnhandledRejections(logger);
+  logProcessWarnings(logger);
   // An index built by older code lacks fields the code queries (keyword search, rate statistics)
   // until a reindex. Production leaves the move to the operator (`cli reindex`, docs/search.md);
   // local mode brings everything up itself, so it rebuilds behind the alias in the background (the

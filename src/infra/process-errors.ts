@@ -14,3 +14,23 @@ export function logUnhandledRejections(logger: Logger) {
   process.on('unhandledRejection', listener);
   return listener;
 }
+
+/**
+ * Node's warnings (a deprecation, a listener leak) go to the log as JSON lines, redacted, instead
+ * of Node's own text on stderr: an absolute-form request target with a bad port
+ * (`GET http://oppk_…@x:y/…`) made Node print DEP0170 quoting the whole URL, a key in it, as two
+ * lines that were not JSON. Node's default printer is the only 'warning' listener at start-up;
+ * it is replaced. Returns the listener (to remove it in tests).
+ */
+export function logProcessWarnings(logger: Logger) {
+  process.removeAllListeners('warning');
+  const listener = (warning: Error & { code?: string }) => {
+    logger.warn('process warning', {
+      name: warning.name,
+      ...(warning.code ? { code: warning.code } : {}),
+      error: warning.message,
+    });
+  };
+  process.on('warning', listener);
+  return listener;
+}

@@ -5,6 +5,7 @@ import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { logged, productionSuite, waitReady } from '../support/server-process';
 import { initializeMessage } from '../support/mcp-messages';
+import { rawRequest } from '../support/raw-http';
 
 // contract §22.4, §22.5, §22.6: production mode, concurrent starts and SIGTERM, with the API as
 // a child process exactly as `npm start` runs it (node --import tsx src/main.ts; the other suites'
@@ -45,6 +46,19 @@ it('two instances starting at once share one schema and one index, with no demo 
   expect((indices.body as unknown[]).length).toBe(1);
   for (const s of [a, b])
     expect(await logged(s, '"mode":"production"')).toContain('"mode":"production"');
+
+  // An absolute-form target with a bad port made Node print DEP0170 to stderr quoting the URL
+  // whole, a key in it, as two lines that were not JSON: now one JSON line, the key redacted.
+  const pasted = `oppk_${'D'.repeat(40)}`;
+  const reply = await rawRequest(
+    a.baseUrl,
+    `GET http://${pasted}@x:y/v1/opportunities/count HTTP/1.1`,
+  );
+  expect(reply.status).toBe(404);
+  const log = await logged(a, '"msg":"process warning"');
+  expect(log).not.toContain(pasted);
+  for (const line of log.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  expect(log).toContain('"code":"DEP0170"');
 
   a.child.kill('SIGTERM');
   b.child.kill('SIGTERM');
