@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { ConfigError, type Env } from '../config';
@@ -19,6 +20,42 @@ const CLIENT_ERRORS: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
 };
 
+/** A bodiless answer of the server's own, with the headers every response carries. */
+function bodiless(status: string): string {
+  return (
+    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n` +
+    `X-Content-Type-Options: nosniff\r\nX-Request-ID: ${randomUUID()}\r\n` +
+    'Cache-Control: no-store\r\n\r\n'
+  );
+}
+
+/** A Host value RFC 9110 §7.2 allows: a name or an IPv4 or bracketed IPv6 address, a port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d*)?$/;
+
+/**
+ * RFC 9112 §3.2: an HTTP/1.1 request without a Host, with two, or with one no host could be named
+ * by is answered 400. Node checked only the first case, and answered it without the headers every
+ * response carries; the others were served.
+ */
+function badHost(req: IncomingMessage): boolean {
+  const hosts = req.headersDistinct.host ?? [];
+  if (hosts.length > 1) return true;
+  const host = hosts[0];
+  if (host === undefined) return req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
+  return !HOST.test(host);
+}
+
+function refuseHost(res: ServerResponse): void {
+  res.writeHead(400, {
+    Connection: 'close',
+    'Content-Length': '0',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Request-ID': randomUUID(),
+    'Cache-Control': 'no-store',
+  });
+  res.end();
+}
+
 /** How often the deadlines of incomplete requests are checked: a fraction of the shorter one. */
 export function checkingIntervalMs(env: Pick<Env, 'HTTP_HEADERS_TIMEOUT_MS'>): number {
   return Math.max(10, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 5)));
@@ -31,17 +68,34 @@ export function createHttpServer(app: Express, env: Env): Server {
       // Node requires the request deadline to be at least the headers' one (config.ts checks).
       requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: checkingIntervalMs(env),
+      // badHost answers a missing Host as it answers a bad one (Node's own 400 lacked the headers).
+      requireHostHeader: false,
     },
-    app,
+    (req, res) => (badHost(req) ? refuseHost(res) : app(req, res)),
   );
+  // An Expect other than 100-continue (RFC 9110 §10.1.1: a server MAY answer 417) is served as if
+  // it were not there: Node's own 417 lacked the headers every response carries, and 417 is not an
+  // answer this API documents.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    if (badHost(req)) refuseHost(res);
+    else app(req, res);
+  });
+  // CONNECT is a method like any other: the app answers it (405 method_not_allowed with Allow and
+  // the envelope on a known path, 404 elsewhere). With no listener Node closed the connection
+  // without an answer; nothing is ever tunnelled.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.on('finish', () => {
+      res.detachSocket(socket as Socket);
+      socket.end();
+    });
+    app(req, res);
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code !== 'ECONNRESET' && socket.writable) {
-      const status = CLIENT_ERRORS[err.code ?? ''] ?? '400 Bad Request';
-      socket.end(
-        `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n` +
-          `X-Content-Type-Options: nosniff\r\nX-Request-ID: ${randomUUID()}\r\n` +
-          'Cache-Control: no-store\r\n\r\n',
-      );
+      socket.end(bodiless(CLIENT_ERRORS[err.code ?? ''] ?? '400 Bad Request'));
     }
     // Whatever the client does next, the socket is gone once the answer is flushed.
     setTimeout(() => socket.destroy(), 1000).unref();

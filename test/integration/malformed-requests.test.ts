@@ -1,5 +1,5 @@
 import { createTestContext, type TestContext } from '../support/harness';
-import { rawRequest } from '../support/raw-http';
+import { rawExchange, rawRequest } from '../support/raw-http';
 import { expectError, get, newReader } from '../support/read-http';
 
 // contract §20.4: bad percent-escapes (path or query), invalid UTF-8 and oversized requests are
@@ -132,5 +132,68 @@ describe('oversized requests', () => {
       }),
     });
     expect(res.status).toBe(413);
+  });
+});
+
+// contract §5.9, §5.10, §5.11, §20.4 at the HTTP server: Node answered a missing Host with a 400
+// lacking the headers every response carries, served two Hosts or one no host is named by, answered
+// an unknown Expect with a bare 417, and closed a CONNECT without an answer.
+describe('what the HTTP server itself refuses', () => {
+  const expectServerHeaders = (headers: Record<string, string>) => {
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headers['cache-control']).toBe('no-store');
+  };
+
+  it.each([
+    ['no Host', 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'],
+    ['two Hosts', 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'],
+    [
+      'a Host no host is named by',
+      'GET /healthz HTTP/1.1\r\nHost: a b/c?d#e@f\r\nConnection: close\r\n\r\n',
+    ],
+  ])(
+    'an HTTP/1.1 request with %s → 400, with nosniff, a request id and no-store',
+    async (_label, request) => {
+      const res = await rawExchange(ctx.baseUrl, request);
+      expect(res.status).toBe(400);
+      expectServerHeaders(res.headers);
+    },
+  );
+
+  it('HTTP/1.0 without Host, and Hosts of every allowed form, are served', async () => {
+    expect((await rawExchange(ctx.baseUrl, 'GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+    for (const host of ['api.example.com', 'api.example.com:8080', '127.0.0.1:1', '[::1]:80']) {
+      const res = await rawExchange(
+        ctx.baseUrl,
+        `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
+      expect({ host, status: res.status }).toEqual({ host, status: 200 });
+    }
+  });
+
+  it('an Expect other than 100-continue is served as if it were not there (not a bare 417)', async () => {
+    const res = await rawExchange(
+      ctx.baseUrl,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('CONNECT on a known path → 405 method_not_allowed with Allow and the envelope', async () => {
+    const res = await rawExchange(
+      ctx.baseUrl,
+      'CONNECT /v1/opportunities HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'method_not_allowed' } });
+    const elsewhere = await rawExchange(
+      ctx.baseUrl,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect([404, 405]).toContain(elsewhere.status);
+    expect(elsewhere.headers['x-content-type-options']).toBe('nosniff');
   });
 });

@@ -39,6 +39,30 @@ export function rawRequest(baseUrl: string, head: string | Buffer, body = ''): P
   });
 }
 
+/**
+ * Sends `request` exactly as given (request line, headers and the blank line: no Host or
+ * Connection added), reads until the server closes the connection, and parses the first answer.
+ */
+export function rawExchange(baseUrl: string, request: string): Promise<RawReply> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (err) => {
+      if (chunks.length === 0) reject(err);
+    });
+    socket.on('close', () => {
+      try {
+        resolve(parseReply(Buffer.concat(chunks).toString('latin1')));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+    socket.write(Buffer.from(request, 'latin1'));
+  });
+}
+
 function parseReply(text: string): RawReply {
   const split = text.indexOf('\r\n\r\n');
   if (split < 0) throw new Error(`no HTTP reply: ${JSON.stringify(text.slice(0, 200))}`);
