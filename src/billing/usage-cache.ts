@@ -7,9 +7,12 @@ import { Lru } from '../infra/lru';
  * 429s (contract §17.2.2: "a flood of refused calls costs the database nothing") and MCP protocol
  * messages (initialize, tools/list). Every delivery and every fresh snapshot (counts, errors of
  * admitted calls) refreshes it.
- * - `latest`: for refusals. Any snapshot of the current period will do: a refused account is one
- *   that is flooding, and its admitted calls (one window's worth a second) keep the entry fresh.
- * - `fresh`: for protocol messages, which are admitted: at most `maxAgeMs` old.
+ * - `latest`: for 429s. Any snapshot of the current period will do: a limited account is one that
+ *   is flooding, and its admitted calls (one window's worth a second) keep the entry fresh.
+ * - `fresh`: at most `maxAgeMs` (1 s, as every account change takes effect) old: for protocol
+ *   messages, which are admitted, and for the 403 of a refused account, which has no admitted
+ *   calls to refresh its entry (a top-up or a plan change made before it was refused never
+ *   showed); one query a second at most, for either, however many come.
  * Past either, one query per entry refreshes it, shared by every concurrent caller.
  * Responses that deliver or count always read the ledger itself.
  *
@@ -25,7 +28,7 @@ export class UsageCache {
   private seq = 0;
 
   constructor(
-    private readonly maxAgeMs = 10_000,
+    private readonly maxAgeMs = 1_000,
     maxEntries = 10_000,
     private readonly now: () => number = Date.now,
   ) {

@@ -541,9 +541,10 @@ export class ReadService {
       error = limited;
       rate = { ...limited.headers, ...rateLimitHeaders(limited.decision) };
     }
-    // A refused account is answered from the usage cache: a flood of 403s costs no query either.
+    // A refused account is answered from the usage cache, at most a second old: a flood of 403s
+    // costs one query a second, and an admin change shows as it does on every other answer.
     const snapshot = await this.usage
-      .latest(subject, () => this.meter.snapshot(subject))
+      .fresh(subject, () => this.meter.snapshot(subject))
       .catch(() => null);
     const usage = snapshot ? usageHeaders(snapshot, null, { marketplaceVerified }) : {};
     return { error, headers: { ...rate, ...usage } };

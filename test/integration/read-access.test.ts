@@ -1,4 +1,4 @@
-import type { AccountInput } from '../../src/store/account-repo';
+import { topUpAccount, updateAccount, type AccountInput } from '../../src/store/account-repo';
 import { createApiKey, revokeApiKey } from '../../src/store/api-key-repo';
 import { storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -46,6 +46,26 @@ describe('403', () => {
     const reader = await newReader(ctx.deps, account);
     for (const path of PATHS)
       expectAuthError(await get(ctx.baseUrl, path, { key: reader.key }), 403, code);
+  });
+
+  // Its figures came from a cache entry nothing refreshed while the account was refused: a
+  // top-up made then never showed on its 403s. Now at most a second old (polled, not slept).
+  it("shows the account's figures as they are, a top-up made while it is refused included", async () => {
+    const reader = await newReader(ctx.deps, { balance_millicents: 1000 });
+    const count = () => get(ctx.baseUrl, '/v1/opportunities/count', { key: reader.key });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await count()).headers.get('x-service-balance-millicents')).toBe('1000');
+    await updateAccount(ctx.deps.pool, reader.accountId, { status: 'disabled' });
+    // Refused from here on (the key cache takes up to a second to see the status).
+    let res = await count();
+    for (let i = 0; i < 100 && res.status !== 403; i++) res = await pause().then(count);
+    expect(res.status).toBe(403);
+    await topUpAccount(ctx.deps.pool, reader.accountId, 777);
+    for (let i = 0; i < 100 && res.headers.get('x-service-balance-millicents') !== '1777'; i++) {
+      res = await pause().then(count);
+      expect(res.status).toBe(403);
+    }
+    expect(res.headers.get('x-service-balance-millicents')).toBe('1777');
   });
 
   // contract §19.1: a refused account's key is still an authenticated caller: its window goes

@@ -70,3 +70,18 @@ it("keeps a key named with its account as its own entry, and refreshes the accou
   await cache.latest({ accountId: 'acc', keyId: 'k2' }, read);
   expect(read).toHaveBeenCalledTimes(1);
 });
+
+// Protocol messages and refusals read entries at most a second old, as every account change takes
+// effect (it was 10 s: a top-up showed on initialize 9 s late).
+it('hands out an entry for a second, then reads again', async () => {
+  let now = 1_000_000;
+  const cache = new UsageCache(undefined, undefined, () => now);
+  const read = jest.fn(() => Promise.resolve(buildSnapshot(account, period, usage)));
+  await cache.fresh('acc', read);
+  now += 999;
+  await cache.fresh('acc', read);
+  expect(read).toHaveBeenCalledTimes(1);
+  now += 2;
+  await cache.fresh('acc', read);
+  expect(read).toHaveBeenCalledTimes(2);
+});
