@@ -31,6 +31,13 @@ describe('fromExpressError', () => {
     );
   });
 
+  // body-parser's strict mode refuses `null` and `"x"`, valid JSON both: "not valid JSON" was false.
+  it('a body that is no JSON object or array says so', () => {
+    expect(fromExpressError(withStatus(400, 'entity.parse.failed'))?.message).toBe(
+      'The request body is not a JSON object or array.',
+    );
+  });
+
   it.each([new Error('boom'), withStatus(500), new URIError('x'), 'text', null])(
     '%p is not a client error',
     (err) => {

@@ -37,7 +37,9 @@ export function fromExpressError(err: unknown): ApiError | null {
     );
   }
   if (type === 'entity.parse.failed') {
-    return validationError('body', 'bad_format', 'The request body is not valid JSON.');
+    // body-parser's strict mode refuses valid JSON too (`null`, `"x"`): only an object or an
+    // array can be a message, and the message said "not valid JSON" of those.
+    return validationError('body', 'bad_format', 'The request body is not a JSON object or array.');
   }
   switch (status) {
     case 404:
