@@ -56,7 +56,7 @@ export const ACCOUNT_KEYS_WITH_USAGE = `
  * when the statistics lagged behind a fast-growing ledger). $1 account, $2 key, $3 period start,
  * $4 ids.
  */
-export const USAGE_AND_NEW_IDS = `
+const USAGE_AND_NEW_IDS = `
   SELECT k.id IS NOT NULL AS key_found, k.allowance AS key_allowance,
          u.used, u.included_used, u.payg_used, ku.included_used AS key_included_used,
          ARRAY(

@@ -33,7 +33,6 @@ import {
   RETENTION_UNLOCK,
   VACUUMED_TABLES,
   SPEND_REQUEST_ID,
-  USAGE_AND_NEW_IDS,
   toAccountBilling,
   toSafeInteger,
   toUsage,
@@ -560,7 +559,7 @@ export class PgMeter implements Metering {
     const row = rows[0];
     if (!ticket.spent) this.settle(ticket, row?.spent === 1);
     if (!row) throw new Error(`account ${subject.accountId} not found`);
-    const account = toAccountBilling(row);
+    let account = toAccountBilling(row);
     const period = periodOf(account, now);
     this.rememberPeriod(subject.accountId, period);
     if (row.billing_fingerprint !== undefined) {
@@ -570,14 +569,20 @@ export class PgMeter implements Metering {
         period,
       });
     }
-    const state =
-      guess.getTime() === period.start.getTime()
-        ? row
-        : (
-            await this.pool.query<UsageAndNewRow>(
-              prepared('usage_and_new_ids', USAGE_AND_NEW_IDS, [...newIdsOf(period.start)]),
-            )
-          ).rows[0];
+    let state: UsageAndNewRow | undefined = row;
+    if (guess.getTime() !== period.start.getTime()) {
+      // Read again for the right period, the account with it (the id is not spent twice): a
+      // balance from the first read beside a usage from the second were two moments, and a charge
+      // another process committed between them was shown as a balance from before it next to a
+      // Used from after it.
+      const again = (
+        await this.pool.query<ReadPageRow>(
+          prepared('read_page', READ_PAGE, [...newIdsOf(period.start), null]),
+        )
+      ).rows[0];
+      if (again) account = toAccountBilling(again);
+      state = again;
+    }
     if (!state?.key_found)
       throw new Error(`key ${subject.keyId} is not of account ${subject.accountId}`);
     const key = {

@@ -118,3 +118,34 @@ it('two processes reusing the same request ids for one account: one call per id,
   expect(after.deliveries - before.deliveries).toBe(newCount);
   expect(before.balance - after.balance).toBe(newCount * PRICE_PER_OPPORTUNITY_MILLICENTS);
 }, 120_000);
+
+// A process's first read of an account guesses no period, so it reads twice: the account, then the
+// usage and the page's new ids for the period it found. A charge another process committed between
+// the two was shown as the balance from before it beside the Used from after it (a repeat answered
+// Used 1 with the 400 millicents that delivery had taken).
+it("a process's first read of an account shows its balance and usage of one moment", async () => {
+  const accountId = await createAccount(ctx.deps.pool, {
+    allowanceOverride: 0,
+    balanceMillicents: 2 * PRICE_PER_OPPORTUNITY_MILLICENTS,
+  });
+  const subject = { accountId, keyId: await createKey(ctx.deps.pool, accountId) };
+  const [id] = opportunityIds(1);
+  const other = apiProcess();
+  // The reading process's pool lets the other process charge the same id between its two reads.
+  const pool = openPool({ connectionString: ctx.databaseUrl, max: 2 });
+  pools.push(pool);
+  let reads = 0;
+  const between: Pool = Object.create(pool) as Pool;
+  between.query = (async (...args: Parameters<Pool['query']>) => {
+    if (++reads === 2) {
+      await other.deliver(subject, new RequestTicket('other-process'), [id ?? '']);
+    }
+    return (pool.query as (...a: unknown[]) => unknown)(...args);
+  }) as Pool['query'];
+  const reader = new PgMeter(between, { retentionEveryMs: 0, timeoutMs: 10_000 });
+  const seen = await reader.deliver(subject, new RequestTicket('first-read'), [id ?? '']);
+  expect(reads).toBeGreaterThanOrEqual(2);
+  expect(seen.newCount).toBe(0);
+  expect(seen.usage.used).toBe(1);
+  expect(seen.usage.balanceMillicents).toBe(PRICE_PER_OPPORTUNITY_MILLICENTS);
+});
