@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { ConfigError, type Env } from '../config';
@@ -80,19 +79,9 @@ export function createHttpServer(app: Express, env: Env): Server {
     if (badHost(req)) refuseHost(res);
     else app(req, res);
   });
-  // CONNECT is a method like any other: the app answers it (405 method_not_allowed with Allow and
-  // the envelope on a known path, 404 elsewhere). With no listener Node closed the connection
-  // without an answer; nothing is ever tunnelled.
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    const res = new ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket as Socket);
-    res.on('finish', () => {
-      res.detachSocket(socket as Socket);
-      socket.end();
-    });
-    app(req, res);
-  });
+  // No 'connect' listener: Node closes a CONNECT's connection without an answer, and nothing is
+  // ever tunnelled. (Handing it to the app crashed the process when the CONNECT came pipelined
+  // behind a request whose answer still held the socket: ERR_HTTP_SOCKET_ASSIGNED, uncaught.)
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code !== 'ECONNRESET' && socket.writable) {
       socket.end(bodiless(CLIENT_ERRORS[err.code ?? ''] ?? '400 Bad Request'));

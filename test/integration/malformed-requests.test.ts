@@ -135,9 +135,9 @@ describe('oversized requests', () => {
   });
 });
 
-// contract §5.9, §5.10, §5.11, §20.4 at the HTTP server: Node answered a missing Host with a 400
-// lacking the headers every response carries, served two Hosts or one no host is named by, answered
-// an unknown Expect with a bare 417, and closed a CONNECT without an answer.
+// contract §5.9, §5.10, §20.4 at the HTTP server: Node answered a missing Host with a 400 lacking
+// the headers every response carries, served two Hosts or one no host is named by, and answered an
+// unknown Expect with a bare 417.
 describe('what the HTTP server itself refuses', () => {
   const expectServerHeaders = (headers: Record<string, string>) => {
     expect(headers['x-content-type-options']).toBe('nosniff');
@@ -181,19 +181,17 @@ describe('what the HTTP server itself refuses', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('CONNECT on a known path → 405 method_not_allowed with Allow and the envelope', async () => {
-    const res = await rawExchange(
+  // Handed to the app, a CONNECT pipelined behind a request whose answer still held the socket
+  // crashed the process (ERR_HTTP_SOCKET_ASSIGNED, uncaught). Node's own handling closes it.
+  it('CONNECT, alone or pipelined behind a request, is closed unanswered and the server serves on', async () => {
+    const pipelined = await rawExchange(
       ctx.baseUrl,
-      'CONNECT /v1/opportunities HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nCONNECT /healthz HTTP/1.1\r\nHost: a\r\n\r\n',
     );
-    expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET');
-    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'method_not_allowed' } });
-    const elsewhere = await rawExchange(
-      ctx.baseUrl,
-      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    expect(pipelined.status).toBe(200);
+    await rawExchange(ctx.baseUrl, 'CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n').catch(
+      () => undefined,
     );
-    expect([404, 405]).toContain(elsewhere.status);
-    expect(elsewhere.headers['x-content-type-options']).toBe('nosniff');
+    expect((await fetch(`${ctx.baseUrl}/healthz`)).status).toBe(200);
   });
 });
