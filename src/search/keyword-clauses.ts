@@ -146,10 +146,14 @@ const scored = (text: string, type: 'best_fields' | 'phrase'): TextClause => ({
 export function scoringClauses(q: KeywordQuery): TextClause[] {
   const out: TextClause[] = [];
   let budget = MAX_SCORED_WORDS;
+  // Counted as the analyzer splits (on every run of what is neither a letter nor a digit: `ml/ml`
+  // is two words, and 66 of them in one phrase were 503s); a text within the budget is scored as
+  // written, one past it by its first words.
   const take = (text: string): string => {
-    const words = text.split(/\s+/).filter(Boolean).slice(0, budget);
-    budget -= words.length;
-    return words.join(' ');
+    const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const taken = Math.min(words.length, budget);
+    budget -= taken;
+    return taken === words.length ? text : words.slice(0, taken).join(' ');
   };
   if (q.words.length > 0) out.push(scored(take(q.words.join(' ')), 'best_fields'));
   for (const group of q.groups) {

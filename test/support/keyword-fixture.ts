@@ -319,4 +319,8 @@ export const HOSTILE_QUERIES: readonly string[] = [
   `"${Array(22).fill('swe').join(' ')}" "${Array(22).fill('k8s').join(' ')}"`,
   Array(13).fill('"ml ai swe"').join(' OR '),
   `${Array(32).fill('swe').join(' ')} "${Array(15).fill('ml').join(' ')}"`,
+  // One whitespace word of many tokens: the budget counted words by spaces, and these were 503s.
+  `"${Array(66).fill('ml').join('/')}"`,
+  `"${Array(66).fill('ai').join('-')}"`,
+  `"${Array(40).fill('ml').join('/')}" OR "${Array(21).fill('ml').join('/')}"`,
 ];
