@@ -28,7 +28,9 @@ export function logProcessWarnings(logger: Logger) {
     logger.warn('process warning', {
       name: warning.name,
       ...(warning.code ? { code: warning.code } : {}),
-      error: warning.message,
+      // A URL in a warning is a request's (DEP0170 quotes it whole): its query string and any
+      // password in it would be logged, which nothing else ever is.
+      error: warning.message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S*/gi, '[url]'),
     });
   };
   process.on('warning', listener);

@@ -30,23 +30,27 @@ it("logs Node's warnings as JSON lines, keys redacted, and replaces Node's own p
     logProcessWarnings(createLogger('info', (l) => lines.push(l)));
     expect(process.listenerCount('warning')).toBe(1);
     // What Node emits (jest's sandbox keeps process.emitWarning's own event to itself).
-    const warning = Object.assign(new Error(`The URL http://${key}@x:y/v1 is invalid.`), {
-      name: 'DeprecationWarning',
-      code: 'DEP0170',
-    });
+    const warning = Object.assign(
+      new Error(`The URL http://alice:s3cr@tPW@x:y/v1?q=PRIVATE&k=${key} is invalid.`),
+      {
+        name: 'DeprecationWarning',
+        code: 'DEP0170',
+      },
+    );
     process.emit('warning', warning);
   } finally {
     process.removeAllListeners('warning');
     for (const listener of before) process.on('warning', listener);
   }
-  expect(lines.join('\n')).not.toContain(key);
+  for (const secret of [key, 'PRIVATE', 'tPW', 's3cr'])
+    expect(lines.join('\n')).not.toContain(secret);
   expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toContainEqual(
     expect.objectContaining({
       level: 'warn',
       msg: 'process warning',
       name: 'DeprecationWarning',
       code: 'DEP0170',
-      error: 'The URL http://oppk_[redacted]@x:y/v1 is invalid.',
+      error: 'The URL [url] is invalid.',
     }),
   );
 });
