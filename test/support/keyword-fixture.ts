@@ -323,4 +323,7 @@ export const HOSTILE_QUERIES: readonly string[] = [
   `"${Array(66).fill('ml').join('/')}"`,
   `"${Array(66).fill('ai').join('-')}"`,
   `"${Array(40).fill('ml').join('/')}" OR "${Array(21).fill('ml').join('/')}"`,
+  // Scripts written without spaces, one token a character to the analyzer.
+  `"${'日本語のエンジニア'.repeat(22)}"`,
+  `"${'데이터엔지니어'.repeat(28)}"`,
 ];
