@@ -101,7 +101,7 @@ export class RateLimits implements RateLimiting {
     // windows start at different moments, so a key whose requests the account refused was held to
     // its own limit in the account's next window, never having been served.
     if (key?.allowed && account && !account.allowed && subject.keyRps !== null) {
-      await this.keys.refund(subject.keyId, subject.keyRps);
+      await this.keys.refund(subject.keyId, subject.keyRps, key.windowEndsAt);
     }
     const decisions = [account, key].filter((d): d is LimitDecision => d !== null);
     // Only one window can refuse (the account is not asked once the key has): the message names

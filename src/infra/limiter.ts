@@ -19,12 +19,24 @@ export interface LimitDecision {
   remaining: number;
   /** Whole seconds until the window resets, at least 1 (contract §19.2). */
   resetSeconds: number;
+  /** When the window this decision counted in ends (epoch ms): a refund goes to it alone. */
+  windowEndsAt: number;
 }
 
-/** One point back, only into a window that exists and holds one (DECR keeps the key's expiry). */
+/**
+ * One point back, only into the window it was taken from: one that exists, holds a point, and ends
+ * no later than that window did (ARGV[1], ms from now: a window opened since ends later). DECR
+ * keeps the key's expiry.
+ */
 const REFUND_IF_OPEN = `local points = tonumber(redis.call('get', KEYS[1]))
-if points and points > 0 then return redis.call('decr', KEYS[1]) end
+local left = redis.call('pttl', KEYS[1])
+if points and points > 0 and left > 0 and left <= tonumber(ARGV[1]) then
+  return redis.call('decr', KEYS[1])
+end
 return 0`;
+
+/** Slack for the time between the window's end as computed here and as Redis counts it. */
+const SAME_WINDOW_SLACK_MS = 50;
 
 /**
  * Fixed-window counters on Redis when it is configured, with an in-process limiter as insurance:
@@ -59,24 +71,28 @@ export class Limiter {
    * a refund that came just after the window ended started the next one at -1, and the key was
    * then served above its limit.
    */
-  async refund(key: string, limit: number): Promise<void> {
+  async refund(key: string, limit: number, windowEndsAt: number): Promise<void> {
     const { shared, local } = this.limitersFor(limit);
+    const endsWithin = windowEndsAt - Date.now() + SAME_WINDOW_SLACK_MS;
     if (shared && this.redis) {
       try {
-        await this.redis.eval(REFUND_IF_OPEN, 1, shared.getKey(key));
+        await this.redis.eval(REFUND_IF_OPEN, 1, shared.getKey(key), endsWithin);
         return;
       } catch {
         // Redis failing: the point was likely taken in process too (onBackend's fallback).
       }
     }
     const window = await local.get(key);
-    if (window && window.consumedPoints > 0 && window.msBeforeNext > 0) await local.reward(key, 1);
+    const same = window && window.msBeforeNext > 0 && window.msBeforeNext <= endsWithin;
+    if (same && window.consumedPoints > 0) await local.reward(key, 1);
   }
 
   /** The current window of `key` against `limit` points, without taking one. */
   async peek(key: string, limit: number): Promise<LimitDecision> {
     const res = await this.onBackend(limit, (l) => l.get(key)).catch(() => null);
-    if (!res) return { allowed: true, limit, remaining: limit, resetSeconds: 1 };
+    if (!res) {
+      return { allowed: true, limit, remaining: limit, resetSeconds: 1, windowEndsAt: Date.now() };
+    }
     return this.decision(res.consumedPoints < limit, limit, res);
   }
 
@@ -134,6 +150,7 @@ export class Limiter {
       limit,
       remaining: Math.max(0, limit - res.consumedPoints),
       resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+      windowEndsAt: Date.now() + res.msBeforeNext,
     };
   }
 }

@@ -124,13 +124,21 @@ describe('rate limits on Redis', () => {
     const prefix = `rl:refund-${randomUUID()}`;
     const limiter = new Limiter(redis, { keyPrefix: prefix, durationSeconds: 1 });
     const key = randomUUID();
-    expect((await limiter.consume(key, 3)).allowed).toBe(true);
-    await limiter.refund(key, 3);
+    const taken = await limiter.consume(key, 3);
+    expect(taken.allowed).toBe(true);
+    await limiter.refund(key, 3, taken.windowEndsAt);
     expect(await redis.get(`${prefix}:3:${key}`)).toBe('0');
     await redis.del(`${prefix}:3:${key}`);
-    await limiter.refund(key, 3);
-    await limiter.refund(key, 3);
+    await limiter.refund(key, 3, taken.windowEndsAt);
+    await limiter.refund(key, 3, taken.windowEndsAt);
     expect(await redis.exists(`${prefix}:3:${key}`)).toBe(0);
+    // A window opened since keeps its count: a refund for a window that has ended (its end passed)
+    // takes nothing from it.
+    const opened = await limiter.consume(key, 3);
+    await limiter.refund(key, 3, Date.now() - 1_000);
+    expect(await redis.get(`${prefix}:3:${key}`)).toBe('1');
+    await limiter.refund(key, 3, opened.windowEndsAt);
+    expect(await redis.get(`${prefix}:3:${key}`)).toBe('0');
     const served = [];
     for (let i = 0; i < 4; i++) served.push((await limiter.consume(key, 3)).allowed);
     expect(served).toEqual([true, true, true, false]);
