@@ -6,6 +6,10 @@ import { ROOMY } from '../support/factories';
 
 // contract §16, §18 end to end: the usage headers agree with the ledger.
 
+/** A marketplace proxy's signature of `requestId` at `t` (contract §18.5), under the test secret. */
+const sign = (requestId: string, t = Math.floor(Date.now() / 1000)) =>
+  `t=${t},v1=${createHmac('sha256', 'test-marketplace-secret').update(`${t}.${requestId}`).digest('hex')}`;
+
 /** The usage headers against the ledger, end to end, in one world. */
 export function meteringBehaviour(start: StartWorld): void {
   let world: World;
@@ -151,8 +155,6 @@ export function meteringBehaviour(start: StartWorld): void {
 
   it('emits X-Marketplace-Billing only for a verified marketplace-proxy request', async () => {
     const { key } = await keyFor({ plan: 'growth' });
-    const sign = (requestId: string, t = Math.floor(Date.now() / 1000)) =>
-      `t=${t},v1=${createHmac('sha256', 'test-marketplace-secret').update(`${t}.${requestId}`).digest('hex')}`;
     const id1 = randomUUID();
     const verified = await get('/v1/opportunities?limit=4', key, {
       'X-Request-ID': id1,
@@ -184,8 +186,6 @@ export function meteringBehaviour(start: StartWorld): void {
   // every other refusal of a verified request (400, 402, 404) carries Opportunities=0.
   it("a verified marketplace-proxy request refused for its account's status still gets X-Marketplace-Billing", async () => {
     const { key } = await keyFor({ plan: 'growth', status: 'disabled' });
-    const sign = (requestId: string, t = Math.floor(Date.now() / 1000)) =>
-      `t=${t},v1=${createHmac('sha256', 'test-marketplace-secret').update(`${t}.${requestId}`).digest('hex')}`;
     const id = randomUUID();
     const refused = await get('/v1/opportunities?limit=4', key, {
       'X-Request-ID': id,

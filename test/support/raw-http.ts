@@ -11,6 +11,24 @@ export interface RawReply {
 
 /** Sends `head` (request line and headers, CRLF-separated, without the blank line) and `body`. */
 export function rawRequest(baseUrl: string, head: string | Buffer, body = ''): Promise<RawReply> {
+  const { hostname } = new URL(baseUrl);
+  const headBytes = typeof head === 'string' ? Buffer.from(head, 'latin1') : head;
+  const closing = Buffer.from(
+    `\r\nHost: ${hostname}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    'latin1',
+  );
+  return exchange(baseUrl, Buffer.concat([headBytes, closing, Buffer.from(body)]));
+}
+
+/**
+ * Sends `request` exactly as given (request line, headers and the blank line: no Host or
+ * Connection added), reads until the server closes the connection, and parses the first answer.
+ */
+export function rawExchange(baseUrl: string, request: string): Promise<RawReply> {
+  return exchange(baseUrl, Buffer.from(request, 'latin1'));
+}
+
+function exchange(baseUrl: string, bytes: Buffer): Promise<RawReply> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -28,38 +46,9 @@ export function rawRequest(baseUrl: string, head: string | Buffer, body = ''): P
         reject(err instanceof Error ? err : new Error(String(err)));
       }
     });
-    const headBytes = typeof head === 'string' ? Buffer.from(head, 'latin1') : head;
-    const closing = Buffer.from(
-      `\r\nHost: ${hostname}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
-      'latin1',
-    );
     // write, not end: Node's HTTP server drops a request whose client half-closes before the answer
     // is ready (no httpAllowHalfOpen); `Connection: close` makes the server close after answering.
-    socket.write(Buffer.concat([headBytes, closing, Buffer.from(body)]));
-  });
-}
-
-/**
- * Sends `request` exactly as given (request line, headers and the blank line: no Host or
- * Connection added), reads until the server closes the connection, and parses the first answer.
- */
-export function rawExchange(baseUrl: string, request: string): Promise<RawReply> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', (err) => {
-      if (chunks.length === 0) reject(err);
-    });
-    socket.on('close', () => {
-      try {
-        resolve(parseReply(Buffer.concat(chunks).toString('latin1')));
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-      }
-    });
-    socket.write(Buffer.from(request, 'latin1'));
+    socket.write(bytes);
   });
 }
 
