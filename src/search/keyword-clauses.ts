@@ -146,11 +146,15 @@ const scored = (text: string, type: 'best_fields' | 'phrase'): TextClause => ({
 export function scoringClauses(q: KeywordQuery): TextClause[] {
   const out: TextClause[] = [];
   let budget = MAX_SCORED_WORDS;
-  // Counted as the analyzer splits (on every run of what is neither a letter nor a digit: `ml/ml`
-  // is two words, and 66 of them in one phrase were 503s); a text within the budget is scored as
-  // written, one past it by its first words.
+  // Counted as the analyzer splits (on every run of what is neither a letter nor a digit, and
+  // around every Han and kana character, each a word of its own: `ml/ml` and `ml中ml` are four
+  // words, and 66 `ml/` or 44 `ml中` in one phrase were 503s); a text within the budget is scored
+  // as written, one past it by its first words.
   const take = (text: string): string => {
-    const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const words = text
+      .replace(/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/gu, ' $& ')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
     const taken = Math.min(words.length, budget);
     budget -= taken;
     return taken === words.length ? text : words.slice(0, taken).join(' ');

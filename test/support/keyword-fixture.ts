@@ -323,7 +323,11 @@ export const HOSTILE_QUERIES: readonly string[] = [
   `"${Array(66).fill('ml').join('/')}"`,
   `"${Array(66).fill('ai').join('-')}"`,
   `"${Array(40).fill('ml').join('/')}" OR "${Array(21).fill('ml').join('/')}"`,
-  // Scripts written without spaces, one token a character to the analyzer.
+  // Scripts written without spaces, one token a character to the analyzer; a word with synonyms
+  // between them was one word to the budget (44 `ml中` were 503s).
   `"${'日本語のエンジニア'.repeat(22)}"`,
+  `"${'ml中'.repeat(50)}"`,
+  `"${'mlの'.repeat(66)}"`,
+  `engineer "${'swe中'.repeat(47)}"`,
   `"${'데이터엔지니어'.repeat(28)}"`,
 ];
