@@ -61,6 +61,17 @@ export function checkingIntervalMs(env: Pick<Env, 'HTTP_HEADERS_TIMEOUT_MS'>): n
 }
 
 export function createHttpServer(app: Express, env: Env): Server {
+  // The answers still being written on each connection, for a CONNECT pipelined behind them.
+  const answering = new WeakMap<Duplex, Set<ServerResponse>>();
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const open = answering.get(socket) ?? new Set<ServerResponse>();
+    answering.set(socket, open);
+    open.add(res);
+    res.once('close', () => open.delete(res));
+    if (badHost(req)) refuseHost(res);
+    else app(req, res);
+  };
   const server = createServer(
     {
       headersTimeout: env.HTTP_HEADERS_TIMEOUT_MS,
@@ -70,18 +81,31 @@ export function createHttpServer(app: Express, env: Env): Server {
       // badHost answers a missing Host as it answers a bad one (Node's own 400 lacked the headers).
       requireHostHeader: false,
     },
-    (req, res) => (badHost(req) ? refuseHost(res) : app(req, res)),
+    serve,
   );
   // An Expect other than 100-continue (RFC 9110 §10.1.1: a server MAY answer 417) is served as if
   // it were not there: Node's own 417 lacked the headers every response carries, and 417 is not an
   // answer this API documents.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    if (badHost(req)) refuseHost(res);
-    else app(req, res);
+  server.on('checkExpectation', serve);
+  // A CONNECT gets no answer and nothing is ever tunnelled: its connection is closed, as Node
+  // closes it with no listener, but only once the answers of the requests pipelined before it are
+  // written (Node's closing at once lost a metered page that had been charged). Handing the
+  // CONNECT to the app instead crashed the process when an answer still held the socket.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    // end, not destroy: an answer already written may still sit in the socket's buffer.
+    const leave = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), 1000).unref();
+    };
+    const open = answering.get(socket);
+    if (!open || open.size === 0) return leave();
+    const close = () => {
+      if (open.size === 0) leave();
+    };
+    for (const res of open) res.once('close', () => setImmediate(close));
+    // However long those answers take, the connection goes with the request deadline.
+    setTimeout(() => socket.destroy(), env.HTTP_REQUEST_TIMEOUT_MS).unref();
   });
-  // No 'connect' listener: Node closes a CONNECT's connection without an answer, and nothing is
-  // ever tunnelled. (Handing it to the app crashed the process when the CONNECT came pipelined
-  // behind a request whose answer still held the socket: ERR_HTTP_SOCKET_ASSIGNED, uncaught.)
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code !== 'ECONNRESET' && socket.writable) {
       socket.end(bodiless(CLIENT_ERRORS[err.code ?? ''] ?? '400 Bad Request'));

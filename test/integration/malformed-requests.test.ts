@@ -194,4 +194,16 @@ describe('what the HTTP server itself refuses', () => {
     );
     expect((await fetch(`${ctx.baseUrl}/healthz`)).status).toBe(200);
   });
+
+  // Node closed the connection the moment it read the CONNECT: a metered page pipelined before it,
+  // still being served, was charged and its answer lost. The answers before it are written first.
+  it('a metered page pipelined before a CONNECT is answered before the connection closes', async () => {
+    const page = await rawExchange(
+      ctx.baseUrl,
+      `GET /v1/opportunities?limit=3 HTTP/1.1\r\nHost: a\r\nX-API-Key: ${key}\r\n\r\n` +
+        'CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n',
+    );
+    expect(page.status).toBe(200);
+    expect(JSON.parse(page.body)).toHaveProperty('pagination');
+  });
 });
