@@ -19,13 +19,21 @@ const CLIENT_ERRORS: Record<string, string> = {
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
 };
 
-/** A bodiless answer of the server's own, with the headers every response carries. */
+/** The headers of the server's own bodiless answers: those every response carries. */
+function bodilessHeaders(): Record<string, string> {
+  return {
+    Connection: 'close',
+    'Content-Length': '0',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Request-ID': randomUUID(),
+    'Cache-Control': 'no-store',
+  };
+}
+
+/** A bodiless answer written straight to a socket no response object holds. */
 function bodiless(status: string): string {
-  return (
-    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n` +
-    `X-Content-Type-Options: nosniff\r\nX-Request-ID: ${randomUUID()}\r\n` +
-    'Cache-Control: no-store\r\n\r\n'
-  );
+  const lines = Object.entries(bodilessHeaders()).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status}\r\n${lines.join('')}\r\n`;
 }
 
 /** A Host value RFC 9110 §7.2 allows: a name or an IPv4 or bracketed IPv6 address, a port. */
@@ -45,14 +53,7 @@ function badHost(req: IncomingMessage): boolean {
 }
 
 function refuseHost(res: ServerResponse): void {
-  res.writeHead(400, {
-    Connection: 'close',
-    'Content-Length': '0',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Request-ID': randomUUID(),
-    'Cache-Control': 'no-store',
-  });
-  res.end();
+  res.writeHead(400, bodilessHeaders()).end();
 }
 
 /** How often the deadlines of incomplete requests are checked: a fraction of the shorter one. */

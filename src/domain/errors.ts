@@ -1,7 +1,7 @@
 // The closed list of error codes (contract §20.1) and the one error type that carries them.
 // Every failure a client can see is an ApiError; the HTTP and MCP adapters turn it into the envelope.
 
-import { CARRIES_KEY, redactKeys } from './key-shape';
+import { holdsKey, redactKeys } from './key-shape';
 
 export const ERROR_STATUS = {
   invalid_filter: 400,
@@ -100,7 +100,7 @@ export const validationError = (parameter: string, reason: ErrorReason, message:
  */
 export function unknownParameter(name: string): ApiError {
   // A key as the name (`?oppk_…`, `?x-oppk_…=1`) says so, as a key as the value does (§6.14).
-  if (CARRIES_KEY.test(name)) return pastedKey(name);
+  if (holdsKey(name)) return pastedKey(name);
   const shown = shownName(name);
   return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${JSON.stringify(shown)}.`);
 }
