@@ -270,3 +270,31 @@ describe('a key pasted as a parameter value', () => {
     expect(() => parse('list', { cursor: `a${SECRET}b` })).not.toThrow();
   });
 });
+
+// contract §6.4: spaces around a value are not part of it, for every kind of value alike. A text,
+// vocabulary or date value was trimmed while `remote= true`, `limit= 10` and `rate_min= 5` were 422.
+describe('spaces around a value', () => {
+  it.each<[string, Query, Record<string, unknown>]>([
+    ['boolean', { remote: ' true ' }, { remote: true }],
+    ['limit', { limit: ' 10' }, { limit: 10 }],
+    ['decimal', { rate_min: '5 ', rate_max: '\t80.5' }, { rate_min: 5, rate_max: 80.5 }],
+    ['date', { published_after: ' 2026-10-31 ' }, { published_after: '2026-10-31T00:00:00.000Z' }],
+    ['vocabulary', { level: ' senior , staff' }, { level: ['senior', 'staff'] }],
+  ])('%s: trimmed', (_kind, query, expected) => {
+    const parsed = parse('list', query);
+    const seen: Record<string, unknown> = {};
+    for (const name of Object.keys(expected)) {
+      seen[name] = name === 'limit' ? parsed.limit : (parsed.filter as Record<string, unknown>)[name];
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it.each<[string, Query]>([
+    ['a space inside a boolean', { remote: 'tr ue' }],
+    ['a space inside a number', { limit: '1 0' }],
+    ['only spaces', { rate_min: '  ' }],
+  ])('%s stays 422', (_kind, query) => {
+    const err = apiErrorOf(() => parse('list', query));
+    expect([err.status, err.code]).toEqual([422, 'validation_error']);
+  });
+});

@@ -25,27 +25,29 @@ const coerceText: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
   if (list) return { type: 'strings', items: raw.split(',') };
   // A cursor is opaque; every other single-valued parameter rejects a comma list (contract §6.2).
   if (spec.kind !== 'cursor' && spec.kind !== 'query' && raw.includes(',')) notAList(name);
+  // Spaces around a value are not part of it, for a number or a boolean as for text (contract §6.4).
+  const value = raw.trim();
   switch (spec.kind) {
     case 'boolean':
-      if (raw !== 'true' && raw !== 'false') {
+      if (value !== 'true' && value !== 'false') {
         throw validationError(name, 'bad_format', `${name} must be true or false.`);
       }
-      return { type: 'boolean', value: raw === 'true' };
+      return { type: 'boolean', value: value === 'true' };
     case 'decimal':
-      if (!DECIMAL.test(raw)) {
+      if (!DECIMAL.test(value)) {
         throw validationError(
           name,
           'bad_format',
           `${name} must be a non-negative decimal such as 80 or 80.5.`,
         );
       }
-      return { type: 'number', value: decimalValue(name, raw, spec.bound) };
+      return { type: 'number', value: decimalValue(name, value, spec.bound) };
     case 'limit':
     case 'integer':
-      if (!INTEGER.test(raw)) {
+      if (!INTEGER.test(value)) {
         throw validationError(name, 'bad_format', `${name} must be an integer.`);
       }
-      return { type: 'number', value: Number(raw) };
+      return { type: 'number', value: Number(value) };
     default:
       return { type: 'strings', items: [raw] };
   }
