@@ -284,7 +284,8 @@ describe('spaces around a value', () => {
     const parsed = parse('list', query);
     const seen: Record<string, unknown> = {};
     for (const name of Object.keys(expected)) {
-      seen[name] = name === 'limit' ? parsed.limit : (parsed.filter as Record<string, unknown>)[name];
+      seen[name] =
+        name === 'limit' ? parsed.limit : (parsed.filter as Record<string, unknown>)[name];
     }
     expect(seen).toEqual(expected);
   });
