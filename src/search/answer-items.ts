@@ -66,8 +66,8 @@ function listOf(answer: unknown, close: ItemsClose): unknown[] | undefined {
  * The items of the answer to `call`, which must ask the client for the answer as a stream
  * (`{ asStream: true }`): a failed answer is thrown as the client would throw it without
  * (ResponseError), and a connection lost while reading as ConnectionError, so that searchCall
- * treats both as before. The client's time bound ends with the answer's headers, with or without
- * a stream, as it always did.
+ * treats both as before. The call's deadline covers reading the stream too: past it the stream is
+ * destroyed, and the read fails as a lost connection (deadline-connection.ts).
  */
 export async function answerItems(
   call: () => Promise<ApiResponse>,

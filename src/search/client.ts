@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Client } from '@opensearch-project/opensearch';
+import { Client, Connection } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
 import { ApiError } from '../domain/errors';
+import { withWholeDeadline } from './deadline-connection';
 import { searchNodes } from './nodes';
 
 export type SearchClient = Client;
@@ -21,7 +22,8 @@ export interface SearchConnection {
 }
 
 /**
- * One client per process: it keeps a keep-alive pool. Every call is bounded by `timeoutMs`.
+ * One client per process: it keeps a keep-alive pool. Every call is bounded by `timeoutMs`, from
+ * its request to its answer's last byte.
  * `url` may list several nodes (comma-separated): requests go round-robin to the living ones; a
  * node that fails is marked dead and skipped until a ping finds it alive again (the client's
  * 'ping' resurrect strategy, first tried a minute later, then backing off). The API and the CLI
@@ -36,12 +38,15 @@ export function createSearchClient(
   // and the client (who got Retry-After) decides when to try again. With several nodes, the call
   // that finds a node dead fails; the next ones go to the others.
   const nodes = searchNodes(url);
+  // The official signer: its Connection signs each request, its Transport fetches credentials
+  // (and fetches them again before they expire: role and SSO credentials do).
+  const signer = connection.aws
+    ? AwsSigv4Signer({ ...connection.aws, getCredentials: awsCredentials() })
+    : undefined;
   return new Client({
-    // The official signer: its Connection signs each request, its Transport fetches credentials
-    // (and fetches them again before they expire: role and SSO credentials do).
-    ...(connection.aws
-      ? AwsSigv4Signer({ ...connection.aws, getCredentials: awsCredentials() })
-      : {}),
+    ...signer,
+    // requestTimeout bounds the whole call, not only a silence (deadline-connection.ts).
+    Connection: withWholeDeadline(signer?.Connection ?? Connection),
     nodes,
     requestTimeout: timeoutMs,
     pingTimeout: Math.min(timeoutMs, 3000),

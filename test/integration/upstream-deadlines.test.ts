@@ -193,3 +193,64 @@ describe('a search engine answering with errors', () => {
     }
   });
 });
+
+// contract §20.3: the deadline bounds the whole call, not a silence. An engine that keeps sending a
+// byte now and then (its answer's head, or its body after the head) was never timed out: a list
+// waited 30 to 120 s for its answer, and a count 10 to 15 s.
+describe('a search engine that answers a byte at a time', () => {
+  let ctx: TestContext;
+  let fake: Server;
+  let trickle: 'head' | 'body' = 'body';
+  const drips = new Set<NodeJS.Timeout>();
+  let app: { baseUrl: string; close(): Promise<void> };
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    fake = createServer((req, res) => {
+      req.resume();
+      // Far slower than any call may take: without a whole deadline, no answer for minutes.
+      const text =
+        trickle === 'head'
+          ? 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'
+          : '{"took":1,"timed_out":false,"_shards":{"total":1},"hits":{"hits":[]},"count":0}';
+      if (trickle === 'body') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': text.length });
+        res.flushHeaders();
+      }
+      let at = 0;
+      const drip = setInterval(() => {
+        if (at >= text.length || res.destroyed) return clearInterval(drip);
+        if (trickle === 'body') res.write(text[at++]);
+        else res.socket?.write(text[at++] ?? '');
+      }, 400);
+      drips.add(drip);
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    app = await serve(createApp(compose({ ...ctx.deps, search: createSearchClient(url, 1000) })));
+  });
+  afterAll(async () => {
+    for (const drip of drips) clearInterval(drip);
+    await app.close();
+    fake.closeAllConnections();
+    await new Promise((resolve) => fake.close(resolve));
+    await ctx.close();
+  });
+
+  it.each(['body', 'head'] as const)(
+    'its %s dripping → 503 search_unavailable, nothing charged',
+    async (part) => {
+      trickle = part;
+      const reader = await newReader(ctx.deps);
+      for (const path of ['/v1/opportunities?limit=2', '/v1/opportunities/count']) {
+        // Thirty times the deadline: the answer must come from the deadline, not from the drip.
+        const res = await fetch(app.baseUrl + path, {
+          headers: { 'X-API-Key': reader.key },
+          signal: AbortSignal.timeout(30_000),
+        });
+        const body = (await res.json()) as { error?: { code?: string } };
+        expect([res.status, body.error?.code]).toEqual([503, 'search_unavailable']);
+        expect(res.headers.get('x-service-usage-charge-millicents')).toBe('0');
+      }
+    },
+  );
+});
