@@ -40,6 +40,8 @@ export function withWholeDeadline(Base: ConnectionClass): ConnectionClass {
         if (answer) answer.destroy(new Error(`no complete answer within ${ms} ms`));
         else request.emit('timeout');
       }, ms);
+      // The socket keeps the process alive while the call is out; the timer alone never does.
+      timer.unref();
       return request;
     }
   };
