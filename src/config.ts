@@ -28,6 +28,20 @@ const optionalNodeList = z
   .optional();
 const optionalCount = z.coerce.number().int().min(0).max(1024).optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/**
+ * Node's timers take at most 2^31-1 ms (about 24.8 days) and fire after 1 ms beyond it, with only
+ * a warning: SYNC_INTERVAL_MS=2147483648 ran the index follower in a loop, and a longer shutdown
+ * grace cut every request at once. A duration the timers cannot keep is refused. The shutdown
+ * grace leaves room for the primary's margin after it (app/processes.ts).
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+const durationMs = (fallback: number, { min = 1, max = MAX_TIMER_MS } = {}) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(max, `at most ${max} ms (about ${Math.floor(max / 86_400_000)} days)`)
+    .default(fallback);
 
 export const EnvSchema = z.object({
   DATABASE_URL: optionalUrlOf('postgresql', 'postgres'),
@@ -54,13 +68,13 @@ export const EnvSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: positiveInt(60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Bound on every search-engine call, so an unreachable cluster becomes a fast 503. */
-  OPENSEARCH_TIMEOUT_MS: positiveInt(5000),
+  OPENSEARCH_TIMEOUT_MS: durationMs(5000),
   /** Deadline of every Postgres statement of the API (contract §20.3); past it → 503. */
-  POSTGRES_TIMEOUT_MS: positiveInt(5000),
+  POSTGRES_TIMEOUT_MS: durationMs(5000),
   /** contract §16.6.2: how long a delivery's COMMIT may take to be confirmed (never cut sooner). */
-  POSTGRES_COMMIT_TIMEOUT_MS: positiveInt(DEFAULT_COMMIT_TIMEOUT_MS),
+  POSTGRES_COMMIT_TIMEOUT_MS: durationMs(DEFAULT_COMMIT_TIMEOUT_MS),
   /** Deadline of every Redis command; past it the in-process limiter takes over (contract §20.3). */
-  REDIS_TIMEOUT_MS: positiveInt(500),
+  REDIS_TIMEOUT_MS: durationMs(500),
   /** How long a local OpenSearch may take to become healthy (seconds). */
   OPENSEARCH_START_TIMEOUT: positiveInt(300),
   /** Shards and replicas of new index versions; unset: kept from the current index, else 1 / 0. */
@@ -107,6 +121,10 @@ export const EnvSchema = z.object({
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/ })
     .refine((u) => !/[?#]/.test(u), 'no query or fragment')
+    // It is published (llms.txt, the OpenAPI servers entry): a user or password in it would be too.
+    .refine((u) => !URL.canParse(u) || (!new URL(u).username && !new URL(u).password), {
+      message: 'no user or password',
+    })
     .transform((u) => trimTrailing(u, '/'))
     .optional(),
   /**
@@ -131,30 +149,30 @@ export const EnvSchema = z.object({
       .default(1),
   ),
   /** contract §22.6: how long SIGTERM waits for in-flight requests before closing connections. */
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_GRACE_MS: durationMs(10_000, { min: 0, max: MAX_TIMER_MS - 60_000 }),
   /** An index left by a reindex is deleted by a later sync/reindex after this long. */
-  RETIRED_INDEX_GRACE_MS: z.coerce.number().int().min(0).default(600_000),
+  RETIRED_INDEX_GRACE_MS: durationMs(600_000, { min: 0 }),
   /** contract §19.8: free but expensive reads (new_count, unseen_only, group_by...) in flight per account and process. */
   EXPENSIVE_IN_FLIGHT_PER_ACCOUNT: positiveInt(2),
   /**
    * contract §22.8: every API process tries the sync lock this often and indexes what the store has
    * that the index has not (search/index-follower.ts); 0 disables it.
    */
-  SYNC_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
+  SYNC_INTERVAL_MS: durationMs(5000, { min: 0 }),
   /**
    * contract §10.6: a rate-statistics entry drawn from fewer records keeps its count but reports
    * null statistics (1: no suppression).
    */
   MIN_AGGREGATE_COUNT: positiveInt(1),
   /** contract §19.10: a client whose request headers take longer in all is disconnected. */
-  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: durationMs(10_000),
   /**
    * contract §19.10: a client whose whole request (headers and body) takes longer is disconnected;
    * at least HTTP_HEADERS_TIMEOUT_MS (Node refuses less; app/http-server.ts).
    */
-  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  HTTP_REQUEST_TIMEOUT_MS: durationMs(30_000),
   /** Bound on one bulk or refresh call of the CLI's own client (seed, import, sync, reindex). */
-  OPENSEARCH_BULK_TIMEOUT_MS: positiveInt(120_000),
+  OPENSEARCH_BULK_TIMEOUT_MS: durationMs(120_000),
   /** TLS and authentication to managed services (config/connections.ts). */
   ...connectionEnv,
 });
@@ -180,8 +198,10 @@ export function isProduction(env: Pick<Env, 'NODE_ENV'>): boolean {
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): Env {
   // An empty value is unset, for every variable (.env.example: `NAME=` keeps the default); coerced,
-  // it would be 0 (SYNC_INTERVAL_MS= turned the index follower off).
-  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // it would be 0 (SYNC_INTERVAL_MS= turned the index follower off). So is one of spaces only.
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value === undefined || value.trim() !== ''),
+  );
   const result = EnvSchema.safeParse(given);
   const problems = result.success
     ? []

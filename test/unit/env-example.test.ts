@@ -44,6 +44,53 @@ it('takes every variable given empty as unset: the defaults of an empty environm
   expect(parseEnv(empty)).toEqual(parseEnv({}));
 });
 
+// So is a value of spaces only: coerced, " " was 0 too (no shutdown grace, a random port).
+it('takes every variable given as spaces only as unset', () => {
+  const blank = Object.fromEntries(Object.keys(EnvSchema.shape).map((name) => [name, ' \t ']));
+  expect(parseEnv(blank)).toEqual(parseEnv({}));
+});
+
+// Node's timers fire after 1 ms past 2^31-1 ms: SYNC_INTERVAL_MS=2147483648 looped the index
+// follower, a longer SHUTDOWN_GRACE_MS cut every request at once, a longer REDIS_TIMEOUT_MS timed
+// out every command, and a longer POSTGRES_COMMIT_TIMEOUT_MS answered 503 to every charged page.
+describe('durations the timers cannot keep', () => {
+  const DURATIONS = Object.keys(EnvSchema.shape).filter((name) => name.endsWith('_MS'));
+
+  it.each(DURATIONS)('%s=2147483648 stops start-up naming it', (name) => {
+    expect(() => parseEnv({ [name]: '2147483648' })).toThrow(
+      new RegExp(`invalid configuration: ${name}: at most \\d+ ms`),
+    );
+  });
+
+  it.each(DURATIONS.filter((name) => name !== 'SHUTDOWN_GRACE_MS'))(
+    '%s=2147483647 is kept',
+    (name) => {
+      const env = { [name]: '2147483647' };
+      // HTTP_REQUEST_TIMEOUT_MS is at least HTTP_HEADERS_TIMEOUT_MS.
+      if (name === 'HTTP_HEADERS_TIMEOUT_MS') env.HTTP_REQUEST_TIMEOUT_MS = '2147483647';
+      expect((parseEnv(env) as Record<string, unknown>)[name]).toBe(2147483647);
+    },
+  );
+
+  it('the shutdown grace leaves room for the primary margin after it', () => {
+    expect(() => parseEnv({ SHUTDOWN_GRACE_MS: '2147483647' })).toThrow(/SHUTDOWN_GRACE_MS/);
+    expect(parseEnv({ SHUTDOWN_GRACE_MS: '2147423647' }).SHUTDOWN_GRACE_MS).toBe(2147423647);
+  });
+});
+
+// PUBLIC_BASE_URL is published in /llms.txt and the OpenAPI servers entry, credentials and all.
+it('refuses a PUBLIC_BASE_URL with a user or password', () => {
+  expect(() => parseEnv({ PUBLIC_BASE_URL: 'https://u:secret@api.example.com' })).toThrow(
+    /PUBLIC_BASE_URL: no user or password/,
+  );
+  expect(() => parseEnv({ PUBLIC_BASE_URL: 'https://u@api.example.com' })).toThrow(
+    /PUBLIC_BASE_URL/,
+  );
+  expect(parseEnv({ PUBLIC_BASE_URL: 'https://api.example.com/' }).PUBLIC_BASE_URL).toBe(
+    'https://api.example.com',
+  );
+});
+
 // docs/operations.md calls its Configuration table the full one: four variables of the schema
 // (EXPENSIVE_IN_FLIGHT_PER_ACCOUNT, POSTGRES_COMMIT_TIMEOUT_MS, RECORD_CACHE_MB, SYNC_INTERVAL_MS)
 // were only in other tables of the page.
