@@ -43,6 +43,18 @@ const durationMs = (fallback: number, { min = 1, max = MAX_TIMER_MS } = {}) =>
     .max(max, `at most ${max} ms (about ${Math.floor(max / 86_400_000)} days)`)
     .default(fallback);
 
+/**
+ * An allowed origin as a browser sends it (`https://app.example.com`, the default port left out),
+ * or undefined for what no Origin header can equal: a path, a wildcard, credentials, another
+ * scheme. Such an entry was accepted and never matched.
+ */
+function originOf(item: string): string | undefined {
+  if (!URL.canParse(item)) return undefined;
+  const url = new URL(item);
+  const plain = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+  return plain && (url.protocol === 'https:' || url.protocol === 'http:') ? url.origin : undefined;
+}
+
 export const EnvSchema = z.object({
   DATABASE_URL: optionalUrlOf('postgresql', 'postgres'),
   OPENSEARCH_URL: optionalNodeList,
@@ -96,12 +108,22 @@ export const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z
     .string()
     .optional()
-    .transform((raw) =>
-      (raw ?? '')
-        .split(',')
-        .map(normalizeOrigin)
-        .filter((o) => o !== ''),
-    ),
+    .transform((raw, ctx) => {
+      const origins: string[] = [];
+      const items = (raw ?? '').split(',').map(normalizeOrigin);
+      for (const [at, item] of items.entries()) {
+        if (item === '') continue;
+        const origin = originOf(item);
+        // Named by position: an entry with a password in it is not shown back.
+        if (origin === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `item ${at + 1} is not an origin (http(s)://host[:port], no path, no wildcard)`,
+          });
+        } else origins.push(origin);
+      }
+      return origins;
+    }),
   /**
    * contract §21.11: the text block of one MCP tool result stays within this many bytes (a
    * search_opportunities page stops before the record that would pass it). 80,000 bytes is about

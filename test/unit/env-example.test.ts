@@ -91,6 +91,37 @@ it('refuses a PUBLIC_BASE_URL with a user or password', () => {
   );
 });
 
+// An entry no Origin header can equal was accepted and never matched (the `*`, a path, a default
+// port written out).
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it('keeps each origin as a browser sends it', () => {
+    const env = parseEnv({
+      MCP_ALLOWED_ORIGINS: 'https://A.example:443, http://b.example:8080/,https://c.example',
+    });
+    expect(env.MCP_ALLOWED_ORIGINS).toEqual([
+      'https://a.example',
+      'http://b.example:8080',
+      'https://c.example',
+    ]);
+  });
+
+  it.each([
+    '*',
+    'https://b.example/app',
+    'notanorigin',
+    'javascript:alert(1)',
+    'https://u:p@a.example',
+    'ftp://a.example',
+    'https://a.example?x=1',
+  ])('%s stops start-up naming the variable', (item) => {
+    expect(() => parseEnv({ MCP_ALLOWED_ORIGINS: `https://ok.example,${item}` })).toThrow(
+      /invalid configuration: MCP_ALLOWED_ORIGINS: item 2 is not an origin/,
+    );
+    // Named by its position, never shown back: it may hold a password.
+    expect(() => parseEnv({ MCP_ALLOWED_ORIGINS: item })).toThrow(/^(?!.*u:p@)/s);
+  });
+});
+
 // docs/operations.md calls its Configuration table the full one: four variables of the schema
 // (EXPENSIVE_IN_FLIGHT_PER_ACCOUNT, POSTGRES_COMMIT_TIMEOUT_MS, RECORD_CACHE_MB, SYNC_INTERVAL_MS)
 // were only in other tables of the page.
