@@ -24,7 +24,7 @@ const optionalUrlOf = (...schemes: string[]) =>
 /** One node URL, or several of one cluster comma-separated. */
 const optionalNodeList = z
   .string()
-  .refine(validSearchNodes, 'expected http(s) URLs, comma-separated')
+  .refine(validSearchNodes, 'expected http(s) URLs, comma-separated, each once')
   .optional();
 const optionalCount = z.coerce.number().int().min(0).max(1024).optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

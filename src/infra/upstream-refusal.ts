@@ -19,7 +19,8 @@ export type RefusalReason =
   | 'credentials'
   | 'refused'
   | 'unreachable'
-  | 'timeout';
+  | 'timeout'
+  | 'unavailable';
 
 /** One line per reason: what was refused. */
 const SUMMARY: Record<RefusalReason, string> = {
@@ -33,6 +34,7 @@ const SUMMARY: Record<RefusalReason, string> = {
   refused: 'connection refused',
   unreachable: 'host not found',
   timeout: 'no answer in time',
+  unavailable: 'answered with an error',
 };
 
 /** Where a service's address is configured, for the hints that are about reaching it. */
@@ -59,6 +61,8 @@ const HINT: Partial<Record<Upstream, Partial<Record<RefusalReason, string>>>> = 
     authentication:
       'check OPENSEARCH_USERNAME/OPENSEARCH_PASSWORD or the user:password in OPENSEARCH_URL',
     authorization: 'the user or role lacks a permission the service needs',
+    unavailable:
+      'check that OPENSEARCH_URL names the nodes of the cluster (or a proxy that passes every path to them) and that the cluster is healthy',
     signature:
       'check the AWS credentials (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profile or role), OPENSEARCH_AWS_REGION and OPENSEARCH_AWS_SERVICE',
     credentials:
@@ -146,6 +150,11 @@ export function refusalReason(err: unknown, signed = false): RefusalReason | und
     if (e.name === 'TimeoutError') return 'timeout';
     const text = `${e.name ?? ''} ${e.code ?? ''} ${e.message ?? ''}`;
     for (const [pattern, reason] of BY_MESSAGE) if (pattern.test(text)) return reason;
+    // A cluster that is down behind its proxy (502, 503), overloaded (429), or a URL that is not
+    // the cluster's (404 on its first call): the operator's to fix, not a bug with a stack to read.
+    if (status !== undefined && (status === 404 || status === 429 || status >= 500)) {
+      return 'unavailable';
+    }
   }
   return undefined;
 }

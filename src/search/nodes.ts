@@ -9,10 +9,15 @@ export function searchNodes(value: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** Every node is an absolute http(s) URL, and there is at least one. */
+/**
+ * Every node is an absolute http(s) URL, each named once, and there is at least one. The client
+ * knows a node by its URL as parsed (`http://h:9200` and `http://h:9200/` are one) and throws on a
+ * second one with a stack trace, at start-up.
+ */
 export function validSearchNodes(value: string): boolean {
   const nodes = searchNodes(value);
+  const valid = nodes.every((n) => URL.canParse(n) && /^https?:$/.test(new URL(n).protocol));
   return (
-    nodes.length > 0 && nodes.every((n) => URL.canParse(n) && /^https?:$/.test(new URL(n).protocol))
+    valid && nodes.length > 0 && new Set(nodes.map((n) => new URL(n).href)).size === nodes.length
   );
 }

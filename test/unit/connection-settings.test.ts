@@ -179,6 +179,14 @@ describe('refusals, named', () => {
     ],
     [new AggregateError([tls('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1')], ''), 'refused'],
     [new Error('relation "x" does not exist'), undefined],
+    // A cluster down behind its proxy, overloaded, or a URL that is not the cluster's: one line,
+    // not a bare `ResponseError: Response Error` and its stack.
+    [response(503, ''), 'unavailable'],
+    [response(502, 'Bad Gateway'), 'unavailable'],
+    [response(429, { error: 'rejected' }), 'unavailable'],
+    [response(404, ''), 'unavailable'],
+    // A 400 is a request of ours the engine refused: a bug, which keeps its stack.
+    [response(400, { error: { reason: 'mapper_parsing_exception' } }), undefined],
   ])('%s → %s', (err, reason) => expect(refusalReason(err)).toBe(reason));
 
   it('a 403 to a signed request is about the signature', () => {

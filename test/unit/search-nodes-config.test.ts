@@ -16,13 +16,18 @@ describe('OPENSEARCH_URL', () => {
     ]);
   });
 
-  it.each(['not a url', 'http://a:9200,ftp://b', ',', 'javascript:alert(1)'])(
-    'refuses %j, naming the variable',
-    (value) => {
-      expect(() => parseEnv({ OPENSEARCH_URL: value })).toThrow(ConfigError);
-      expect(() => parseEnv({ OPENSEARCH_URL: value })).toThrow(/OPENSEARCH_URL/);
-    },
-  );
+  // The client throws on a node named twice, with a stack trace, at start-up.
+  it.each([
+    'not a url',
+    'http://a:9200,ftp://b',
+    ',',
+    'javascript:alert(1)',
+    'http://a:9200,http://a:9200/',
+    'http://a:9200, HTTP://A:9200',
+  ])('refuses %j, naming the variable', (value) => {
+    expect(() => parseEnv({ OPENSEARCH_URL: value })).toThrow(ConfigError);
+    expect(() => parseEnv({ OPENSEARCH_URL: value })).toThrow(/OPENSEARCH_URL/);
+  });
 });
 
 describe('OPENSEARCH_SHARDS / OPENSEARCH_REPLICAS', () => {
