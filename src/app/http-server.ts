@@ -56,6 +56,19 @@ function refuseHost(res: ServerResponse): void {
   res.writeHead(400, bodilessHeaders()).end();
 }
 
+/**
+ * Requests one connection may have waiting for their answers (contract §19.10). Node parses every
+ * request of a read at once and the app answers each, while the answers queue behind the first
+ * until the client reads: 1,000 requests for the OpenAPI document in one 40 KB write held 160 MB
+ * for as long as the client kept the connection open. The one past this many is answered 429 and
+ * closes the connection; a client that reads its answers never meets it.
+ */
+export const MAX_PIPELINED = 16;
+
+function refusePipelined(res: ServerResponse): void {
+  res.writeHead(429, { ...bodilessHeaders(), 'Retry-After': '1' }).end();
+}
+
 /** How often the deadlines of incomplete requests are checked: a fraction of the shorter one. */
 export function checkingIntervalMs(env: Pick<Env, 'HTTP_HEADERS_TIMEOUT_MS'>): number {
   return Math.max(10, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 5)));
@@ -70,7 +83,8 @@ export function createHttpServer(app: Express, env: Env): Server {
     answering.set(socket, open);
     open.add(res);
     res.once('close', () => open.delete(res));
-    if (badHost(req)) refuseHost(res);
+    if (open.size > MAX_PIPELINED) refusePipelined(res);
+    else if (badHost(req)) refuseHost(res);
     else app(req, res);
   };
   const server = createServer(

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { createHttpServer } from '../../src/app/http-server';
+import { createHttpServer, MAX_PIPELINED } from '../../src/app/http-server';
 import { parseEnv } from '../../src/config';
 import { createApp } from '../../src/app/create-app';
 import { compose } from '../../src/app/compose';
@@ -397,6 +397,42 @@ describe('HTTP server deadlines (contract §19.10)', () => {
 
   it('a request within the limits is served', async () => {
     expect((await fetch(`${slow.baseUrl}/healthz`)).status).toBe(200);
+  });
+});
+
+// contract §19.10: 1,000 requests for the OpenAPI document pipelined in one write, never read,
+// held 160 MB until the client left: every answer was made and queued behind the first.
+describe('requests pipelined on one connection', () => {
+  /** Writes `requests` at once, reads nothing for a while, then everything until the close. */
+  function pipelined(requests: string, pauseMs: number) {
+    const { hostname, port } = new URL(app.baseUrl);
+    return new Promise<number[]>((resolve) => {
+      const socket: Socket = connect(Number(port), hostname);
+      let reply = '';
+      socket.pause();
+      socket.write(requests);
+      setTimeout(() => socket.resume(), pauseMs);
+      socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
+      socket.on('error', () => undefined);
+      const statuses = () => [...reply.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      socket.on('close', () => resolve(statuses()));
+      // A hang is a failure: the last request asks the server to close once it is answered.
+      setTimeout(() => socket.destroy(), pauseMs + 10_000).unref();
+    });
+  }
+  /** `n` requests for /healthz, the last one closing the connection once answered. */
+  const healthz = (n: number) =>
+    'GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n'.repeat(n - 1) +
+    'GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n';
+
+  it(`past ${MAX_PIPELINED} waiting, the next is 429 and the connection closes`, async () => {
+    const statuses = await pipelined(healthz(200), 300);
+    expect(statuses).toEqual([...Array<number>(MAX_PIPELINED).fill(200), 429]);
+  });
+
+  it(`${MAX_PIPELINED} at once are all served`, async () => {
+    const statuses = await pipelined(healthz(MAX_PIPELINED), 300);
+    expect(statuses).toEqual(Array<number>(MAX_PIPELINED).fill(200));
   });
 });
 
