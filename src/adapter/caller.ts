@@ -9,6 +9,19 @@ export function callerOf(req: Request, auth: AuthContext, env: Env): Caller {
   return { auth, requestId: req.requestId, marketplaceVerified: marketplaceVerified(req, env) };
 }
 
+/**
+ * A REST Caller that knows when its client has left: the response closed before it was written
+ * means the connection is gone, and a page not charged yet is then not charged (contract §16.1).
+ */
+export function restCallerOf(req: Request, auth: AuthContext, env: Env): Caller {
+  const left = new AbortController();
+  const res = req.res;
+  res?.once('close', () => {
+    if (!res.writableFinished) left.abort();
+  });
+  return { ...callerOf(req, auth, env), gone: left.signal };
+}
+
 /** Whether the request is a verified marketplace-proxy one (contract §18.5), answered or refused. */
 export function marketplaceVerified(req: Request, env: Env): boolean {
   return verifyMarketplaceSignature(

@@ -33,6 +33,7 @@ import {
   type DetailEnvelope,
   type ListEnvelope,
 } from './envelopes';
+import { unlessGone } from './client-gone';
 import { countFigures } from './count-extras';
 import { countEnvelope } from './count-json';
 import { ParsedRequests } from './parsed-requests';
@@ -55,6 +56,11 @@ export interface Caller {
   auth: AuthContext;
   requestId: string;
   marketplaceVerified: boolean;
+  /**
+   * Aborted once the client has closed its connection without its answer: a page is then not
+   * charged (client-gone.ts). Absent where the adapter cannot tell.
+   */
+  gone?: AbortSignal;
 }
 
 /** contract §21.11: the byte budget of one tool result's text block (MCP_MAX_RESULT_BYTES). */
@@ -195,6 +201,7 @@ export class ReadService {
             })
           : null;
         if (notModified) return { notModified };
+        unlessGone(caller.gone);
         const outcome = this.delivered(
           caller,
           await this.meter.deliver(
@@ -325,6 +332,7 @@ export class ReadService {
       ).catch((err: unknown) => {
         throw storeError(err);
       });
+      unlessGone(caller.gone);
       const outcome = this.delivered(
         caller,
         await this.meter.deliver(subject(caller), ticket, page.recordIds),
@@ -354,6 +362,7 @@ export class ReadService {
       }
       if (options?.from === 'rest') checkOnlyParams(options.query, DETAIL_PARAMETERS);
       const { fields } = options ? this.parse('list', options, caller).options : {};
+      unlessGone(caller.gone);
       const found = await this.meter.deliverRecord(
         subject(caller),
         ticket,

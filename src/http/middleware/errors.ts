@@ -3,6 +3,7 @@ import { sendError, unexpectedError } from '../../adapter/presenter';
 import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../infra/logger';
 import { fromExpressError } from './express-errors';
+import { ClientGone } from '../../service/client-gone';
 
 /**
  * The answer to an error that names an account (service/read-service.ts accountRefusal): the
@@ -22,6 +23,8 @@ export type AccountRefusal = (
  */
 export function errorHandler(logger: Logger, accountRefusal: AccountRefusal) {
   return async (err: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> => {
+    // No one to answer: the request log has it as 499, aborted.
+    if (err instanceof ClientGone) return;
     let apiError = asApiError(err, logger, req);
     if (apiError.authenticated !== undefined) {
       const refusal = await accountRefusal(apiError, req);

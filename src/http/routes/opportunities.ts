@@ -4,7 +4,7 @@ import { countJson } from '../../service/count-json';
 import { listJsonBody } from '../../service/list-json';
 import type { ReadService } from '../../service/read-service';
 import { sendOutcome } from '../../adapter/presenter';
-import { callerOf } from '../../adapter/caller';
+import { restCallerOf } from '../../adapter/caller';
 import { ifNoneMatchMatches } from '../etag';
 import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
@@ -14,7 +14,8 @@ import { mountOperation } from '../operations';
 export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
   const requireKey = auth.requireApiKey({ allowBearer: false });
-  const caller = (req: Request) => callerOf(req, authOf(req), deps.env);
+  // A client that leaves before its page is charged is not charged (contract §16.1).
+  const caller = (req: Request) => restCallerOf(req, authOf(req), deps.env);
   // If-None-Match, compared by RFC 9110's rules (http/etag.ts), for list and count.
   const revalidation = (req: Request) => {
     const field = req.get('if-none-match');

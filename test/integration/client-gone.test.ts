@@ -1,0 +1,80 @@
+import { connect } from 'node:net';
+import { compose } from '../../src/app/compose';
+import { createApp } from '../../src/app/create-app';
+import { createSearchClient } from '../../src/search/client';
+import { makeRecord, storeAndIndex } from '../support/fixtures';
+import { startHangProxy, type HangProxy } from '../support/hang-proxy';
+import { createTestContext, type TestContext } from '../support/harness';
+import { newReader, serve } from '../support/read-http';
+
+// contract §16.1: what is paid for is what is delivered. A client that closed its connection while
+// its page was being searched was still charged for it: the charge went to the store 10-20 ms
+// after the service had seen the client leave. The search engine is held here (a proxy that keeps
+// the search until released) so that the client is gone, for certain, before the page is found.
+
+let ctx: TestContext;
+let proxy: HangProxy;
+let app: { baseUrl: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await storeAndIndex(ctx.deps, [makeRecord(), makeRecord(), makeRecord()]);
+  const target = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
+  proxy = await startHangProxy(Number(target.port), target.hostname);
+  const search = createSearchClient(`http://127.0.0.1:${proxy.port}`, 30_000);
+  // No result cache: each page's search reaches the engine, through the proxy.
+  app = await serve(createApp(compose({ ...ctx.deps, search, searchCache: undefined })));
+});
+afterAll(async () => {
+  await app.close();
+  await proxy.close();
+  await ctx.close();
+});
+
+const delivered = async (accountId: string) =>
+  Number(
+    (
+      await ctx.deps.pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM metering_deliveries WHERE account_id = $1',
+        [accountId],
+      )
+    ).rows[0]?.n,
+  );
+
+/** Sends `path` with the key on a raw connection; resolves once the server has the request. */
+function send(path: string, key: string) {
+  const { hostname, port } = new URL(app.baseUrl);
+  const socket = connect(Number(port), hostname);
+  let reply = '';
+  socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: a\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(reply)));
+  return { socket, closed };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!condition()) throw new Error(`never: ${what}`);
+}
+
+it('a list page whose client left while it was searched is not charged', async () => {
+  const path = '/v1/opportunities?limit=3';
+  const stays = await newReader(ctx.deps);
+  const leaves = await newReader(ctx.deps);
+  proxy.hold();
+  // Through the same held engine, a client that stays is served and charged: the control.
+  const served = send(path, stays.key);
+  const gone = send(path, leaves.key);
+  await until(() => proxy.heldRequests >= 2, 'both searches held');
+  gone.socket.destroy();
+  // The server sees the close before the engine answers.
+  await new Promise((r) => setTimeout(r, 200));
+  proxy.release();
+
+  expect(await served.closed).toMatch(/^HTTP\/1\.1 200/);
+  // The page of the client that left had every chance to be charged by now.
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await delivered(stays.accountId)).toBe(3);
+  expect(await delivered(leaves.accountId)).toBe(0);
+});
