@@ -50,7 +50,8 @@ class TooComplexBody extends Error {}
 // what its isLegacyRequest runs), and both legs are served by the same per-request Server
 // (server.ts), so tools, schemas and errors cannot differ.
 
-const BODY_LIMIT = '1mb';
+/** A message's body at most (1 MB, contract §20.4); past it, 413 payload_too_large. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** No OAuth flow (contract §21.2), so no resource_metadata: only the scheme and, if bad, why. */
 const CHALLENGE: Partial<Record<ApiError['code'], string>> = {
@@ -87,7 +88,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
   );
   // What the SDK transport takes for JSON is parsed; anything else is refused before the body is read.
   const parseJson = express.json({
-    limit: BODY_LIMIT,
+    limit: BODY_LIMIT_BYTES,
     type: (req) => isJsonContentType(req.headers['content-type']),
     // Before JSON.parse, which a megabyte nested deep holds the event loop with (message-shape.ts).
     verify: (_req, _res, raw) => {
@@ -167,6 +168,18 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       return refuse(err);
     }
     if (!isJsonContentType(req.get('content-type'))) return refuse(unsupportedContentType());
+    // A body declared past the limit is refused at once: the parser would wait for all of it first
+    // (until the request deadline, for one never sent). The connection closes after the answer, so
+    // what follows of that body is never read as a request.
+    if (Number(req.get('content-length')) > BODY_LIMIT_BYTES) {
+      res.setHeader('Connection', 'close');
+      return refuse(
+        new ApiError(
+          'payload_too_large',
+          `The request body is too large: at most ${BODY_LIMIT_BYTES} bytes.`,
+        ),
+      );
+    }
     parseJson(req, res, (err?: unknown) => {
       if (err instanceof TooComplexBody) {
         return refuse(tooComplex(MAX_MESSAGE_NODES, MAX_MESSAGE_DEPTH));

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as connectSocket, type AddressInfo } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sdkClient } from '../support/sdk-client';
 import { compose } from '../../src/app/compose';
@@ -532,6 +532,30 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       },
     );
     await expectEnvelope(res, 413, 'payload_too_large');
+  });
+
+  // The size declared was enough to refuse it, but the body parser waits for the whole body before
+  // it answers: a body declared past the limit and never sent got the server's bare 408 after 30 s.
+  it('a body declared past 1 MB → 413 at once, without waiting for it', async () => {
+    const key = await newKey();
+    const { hostname, port } = new URL(baseUrl);
+    const reply = await new Promise<string>((resolve) => {
+      const socket = connectSocket(Number(port), hostname);
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+      // Far sooner than any request deadline: what came by then is the answer.
+      setTimeout(() => socket.destroy(), 5_000).unref();
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: a\r\nX-API-Key: ${key}\r\n` +
+          'Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n' +
+          'Content-Length: 5000000\r\n\r\n{"jsonrpc":"2.0",',
+      );
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+    expect(reply).toContain('"code":"payload_too_large"');
   });
 
   it('well-formed messages are still answered in JSON-RPC: an unknown method, a notification', async () => {
