@@ -8,7 +8,8 @@ const COMMON = `Common options:
   --help     this text
 
 Environment: DATABASE_URL, OPENSEARCH_URL (local defaults when unset; see .env.example),
-LOG_LEVEL, OPENSEARCH_BULK_TIMEOUT_MS (bound on one bulk call, default 120000).
+CURSOR_SIGNING_KEYS (required with NODE_ENV=production, as for the API), LOG_LEVEL,
+OPENSEARCH_BULK_TIMEOUT_MS (bound on one bulk call, default 120000).
 `;
 
 export function overview(commands: readonly Command[]): string {

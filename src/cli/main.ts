@@ -59,13 +59,12 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(overview(commands));
       return 0;
     }
-    process.stderr.write(overview(commands));
+    const named = words.filter((w) => w !== '--json').join(' ');
+    const error = named ? `unknown command: ${named}` : 'no command given';
+    // Said first, then the usage: the usage alone did not say what was wrong.
+    process.stderr.write(`${error}\n\n${overview(commands)}`);
     // With --json, one JSON object on stdout whatever happens (contract §22.9).
-    if (words.includes('--json')) {
-      const named = words.filter((w) => w !== '--json').join(' ');
-      const error = named ? `unknown command: ${named}` : 'no command given';
-      process.stdout.write(JSON.stringify({ ok: false, error }) + '\n');
-    }
+    if (words.includes('--json')) process.stdout.write(JSON.stringify({ ok: false, error }) + '\n');
     return 2;
   }
   if (wantsHelp) {

@@ -25,9 +25,16 @@ export function sslModeProblem(databaseUrl: string): string | undefined {
   return mode === null ? undefined : unsupportedMode(mode);
 }
 
+/** libpq's modes that fall back between TLS and plain, which the driver cannot do. */
+const FALLING_BACK = ['allow', 'prefer'];
+
 function unsupportedMode(mode: string): string | undefined {
   if ((SSL_MODES as readonly string[]).includes(mode)) return undefined;
-  return `sslmode=${mode} is not supported (the driver cannot fall back between TLS and plain): use ${SSL_MODES.join(', ')}`;
+  // The fallback reason is only true of allow and prefer; any other word is simply not a mode.
+  const why = FALLING_BACK.includes(mode)
+    ? ' (the driver cannot fall back between TLS and plain)'
+    : ' (not an sslmode)';
+  return `sslmode=${mode} is not supported${why}: use ${SSL_MODES.join(', ')}`;
 }
 
 /**

@@ -52,6 +52,13 @@ it('an unknown command with --json prints one JSON object and exits 2', async ()
   expect(JSON.parse(run.stdout.trim())).toEqual({ ok: false, error: 'unknown command: bogus' });
 });
 
+// Without --json the usage alone was printed: it did not say what was wrong.
+it('an unknown command says so before the usage, and exits 2', async () => {
+  const run = await cli('bogus');
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/^unknown command: bogus\n\nusage: /);
+});
+
 it('deletes the known ids, reports the unknown ones and exits 1', async () => {
   const [r0, r1] = records;
   const missing = randomUUID();

@@ -73,7 +73,15 @@ describe('combinations that cannot work', () => {
       'OPENSEARCH_CA_FILE: no node of OPENSEARCH_URL is https',
     ],
     [{ REDIS_CA_FILE: pem, REDIS_URL: 'redis://h:6379' }, 'REDIS_CA_FILE: needs a rediss://'],
-    [{ DATABASE_URL: 'postgresql://h/db?sslmode=prefer' }, 'sslmode=prefer is not supported'],
+    [
+      { DATABASE_URL: 'postgresql://h/db?sslmode=prefer' },
+      'sslmode=prefer is not supported (the driver cannot fall back between TLS and plain)',
+    ],
+    // Not a mode at all: the fallback was given as its reason.
+    [
+      { DATABASE_URL: 'postgresql://h/db?sslmode=bogus' },
+      'sslmode=bogus is not supported (not an sslmode)',
+    ],
     [
       { DATABASE_URL: 'postgresql://h/db?sslmode=disable', DATABASE_CA_FILE: pem },
       'DATABASE_CA_FILE: DATABASE_URL says sslmode=disable',
