@@ -1,11 +1,8 @@
 import { connect } from 'node:net';
-import { compose } from '../../src/app/compose';
-import { createApp } from '../../src/app/create-app';
-import { createSearchClient } from '../../src/search/client';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
-import { startHangProxy, type HangProxy } from '../support/hang-proxy';
+import { appOverHeldSearch } from '../support/held-search-app';
 import { createTestContext, type TestContext } from '../support/harness';
-import { newReader, serve } from '../support/read-http';
+import { newReader } from '../support/read-http';
 
 // contract §16.1: what is paid for is what is delivered. A client that closed its connection while
 // its page was being searched was still charged for it: the charge went to the store 10-20 ms
@@ -13,21 +10,15 @@ import { newReader, serve } from '../support/read-http';
 // the search until released) so that the client is gone, for certain, before the page is found.
 
 let ctx: TestContext;
-let proxy: HangProxy;
-let app: { baseUrl: string; close(): Promise<void> };
+let held: Awaited<ReturnType<typeof appOverHeldSearch>>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
   await storeAndIndex(ctx.deps, [makeRecord(), makeRecord(), makeRecord()]);
-  const target = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
-  proxy = await startHangProxy(Number(target.port), target.hostname);
-  const search = createSearchClient(`http://127.0.0.1:${proxy.port}`, 30_000);
-  // No result cache: each page's search reaches the engine, through the proxy.
-  app = await serve(createApp(compose({ ...ctx.deps, search, searchCache: undefined })));
+  held = await appOverHeldSearch(ctx);
 });
 afterAll(async () => {
-  await app.close();
-  await proxy.close();
+  await held.close();
   await ctx.close();
 });
 
@@ -43,7 +34,7 @@ const delivered = async (accountId: string) =>
 
 /** Sends `path` with the key on a raw connection; resolves once the server has the request. */
 function send(path: string, key: string) {
-  const { hostname, port } = new URL(app.baseUrl);
+  const { hostname, port } = new URL(held.baseUrl);
   const socket = connect(Number(port), hostname);
   let reply = '';
   socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
@@ -62,15 +53,15 @@ it('a list page whose client left while it was searched is not charged', async (
   const path = '/v1/opportunities?limit=3';
   const stays = await newReader(ctx.deps);
   const leaves = await newReader(ctx.deps);
-  proxy.hold();
+  held.proxy.hold();
   // Through the same held engine, a client that stays is served and charged: the control.
   const served = send(path, stays.key);
   const gone = send(path, leaves.key);
-  await until(() => proxy.heldRequests >= 2, 'both searches held');
+  await until(() => held.proxy.heldRequests >= 2, 'both searches held');
   gone.socket.destroy();
   // The server sees the close before the engine answers.
   await new Promise((r) => setTimeout(r, 200));
-  proxy.release();
+  held.proxy.release();
 
   expect(await served.closed).toMatch(/^HTTP\/1\.1 200/);
   // The page of the client that left had every chance to be charged by now.

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sdkClient } from '../support/sdk-client';
-import { compose } from '../../src/app/compose';
-import { createApp } from '../../src/app/create-app';
-import { createSearchClient } from '../../src/search/client';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
-import { startHangProxy, type HangProxy } from '../support/hang-proxy';
+import type { HangProxy } from '../support/hang-proxy';
+import { appOverHeldSearch } from '../support/held-search-app';
 import { createTestContext, type TestContext } from '../support/harness';
-import { expectError, get, newReader, serve, type Json } from '../support/read-http';
+import { expectError, get, newReader, type Json } from '../support/read-http';
 
 // contract §19.8: at most 2 free-but-expensive operations (new_count, unseen_only, group_by,
 // histograms and statistics of contract §10.4, §10.5) in flight per account; more → 429
@@ -16,21 +14,16 @@ import { expectError, get, newReader, serve, type Json } from '../support/read-h
 
 let ctx: TestContext;
 let proxy: HangProxy;
-let app: { baseUrl: string; close(): Promise<void> };
+let app: Awaited<ReturnType<typeof appOverHeldSearch>>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
   await storeAndIndex(ctx.deps, [makeRecord(), makeRecord(), makeRecord()]);
-  const search = new URL(process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200');
-  proxy = await startHangProxy(Number(search.port), search.hostname);
-  // No result cache: every call reaches the engine, through the proxy.
-  const client = createSearchClient(`http://127.0.0.1:${proxy.port}`, 60_000);
-  app = await serve(createApp(compose({ ...ctx.deps, search: client, searchCache: undefined })));
+  app = await appOverHeldSearch(ctx);
+  proxy = app.proxy;
 });
 afterAll(async () => {
-  proxy.release();
   await app.close();
-  await proxy.close();
   await ctx.close();
 });
 
