@@ -61,7 +61,7 @@ function refuseHost(res: ServerResponse): void {
  * request of a read at once and the app answers each, while the answers queue behind the first
  * until the client reads: 1,000 requests for the OpenAPI document in one 40 KB write held 160 MB
  * for as long as the client kept the connection open. The one past this many is answered 429 and
- * closes the connection; a client that reads its answers never meets it.
+ * closes the connection; a client with at most 16 requests sent and not yet answered never meets it.
  */
 export const MAX_PIPELINED = 16;
 
