@@ -30,7 +30,8 @@ export async function upsertOpportunities(
   if (!records.length) return { inserted: 0, updated: 0, unchanged: 0 };
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
-    const rows = records.map((r) => ({
+    const rows = records.map((r, ord) => ({
+      ord,
       id: r.id,
       record: r,
       content_hash: hashOf(r),
@@ -57,11 +58,15 @@ export async function upsertOpportunities(
           -- A number only for an id not seen before (migration 009): a default would be drawn
           -- for every row, conflicting ones too, and re-imports would use the 32-bit range up.
           COALESCE(e.record_num, nextval('opportunity_record_num')::integer)
-       FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, record jsonb, content_hash text,
+       FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, id uuid, record jsonb, content_hash text,
           liveness_status text, published_at timestamptz, first_seen timestamptz,
           changed_at timestamptz, job_domain text, job_family text, job_subfamily text,
           job_class text, rate_min numeric, rate_max numeric, rate_currency text, rate_unit text)
        LEFT JOIN opportunities e ON e.id = x.id
+       -- The batch's order: numbers and sync_seq are drawn as rows arrive (volatile expressions
+       -- after the sort), and a hash join on a table the planner thinks large reorders them, so
+       -- the change feed would list one import in an order that depends on the plan.
+       ORDER BY x.ord
        ON CONFLICT (id) DO UPDATE SET
           record = EXCLUDED.record, content_hash = EXCLUDED.content_hash,
           liveness_status = EXCLUDED.liveness_status, published_at = EXCLUDED.published_at,
