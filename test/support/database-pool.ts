@@ -87,7 +87,11 @@ async function planFor(pool: Pool): Promise<ResetPlan> {
     )
   ).rows.map((r) => r.name);
   const lines = ['BEGIN', 'SET LOCAL session_replication_role = replica'];
-  if (tables.length > 0) lines.push(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`);
+  // DELETE, not TRUNCATE: a test leaves a few hundred rows at most, and TRUNCATE gives every table,
+  // index and TOAST table a new file (about sixty files made, synced and unlinked per reset: 100 ms
+  // of Postgres's time each, against a few for the DELETEs). The replica role skips the foreign
+  // keys' triggers, so the order does not matter; the sequences are set back below.
+  for (const table of tables) lines.push(`DELETE FROM ${table}`);
   for (const table of tables) {
     const { rows } = await pool.query<{ rows: unknown }>(
       `SELECT json_agg(t) AS rows FROM ${table} t`,
@@ -98,14 +102,16 @@ async function planFor(pool: Pool): Promise<ResetPlan> {
         `json_populate_recordset(NULL::${table}, ${escapeLiteral(JSON.stringify(rows[0].rows))})`,
     );
   }
-  const sequences = await pool.query<{ name: string; last_value: string | null }>(
-    `SELECT format('%I.%I', schemaname, sequencename) AS name, last_value::text FROM pg_sequences
+  const sequences = await pool.query<{ name: string; last_value: string | null; start: string }>(
+    `SELECT format('%I.%I', schemaname, sequencename) AS name, last_value::text,
+            start_value::text AS start FROM pg_sequences
       WHERE schemaname NOT LIKE 'pg\\_%' AND schemaname <> 'information_schema'`,
   );
-  for (const { name, last_value } of sequences.rows) {
+  // setval, not ALTER SEQUENCE ... RESTART, which gives the sequence a new file as TRUNCATE does.
+  for (const { name, last_value, start } of sequences.rows) {
     lines.push(
       last_value === null
-        ? `ALTER SEQUENCE ${name} RESTART`
+        ? `SELECT setval(${escapeLiteral(name)}, ${start}, false)`
         : `SELECT setval(${escapeLiteral(name)}, ${last_value}, true)`,
     );
   }
