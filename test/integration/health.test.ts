@@ -1,3 +1,4 @@
+import { appOverHeldSearch } from '../support/held-search-app';
 import { createTestContext, type TestContext } from '../support/harness';
 
 let ctx: TestContext;
@@ -20,6 +21,23 @@ describe('health', () => {
       status: 'ready',
       checks: { postgres: true, opensearch: true },
     });
+  });
+
+  // A hung engine held /readyz for the search call's whole deadline (5 s by default, 60 s here),
+  // past any load balancer's probe timeout.
+  it('reports unavailable within about a second while OpenSearch hangs', async () => {
+    const held = await appOverHeldSearch(ctx);
+    try {
+      held.proxy.hang();
+      const res = await fetch(`${held.baseUrl}/readyz`, { signal: AbortSignal.timeout(15_000) });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        status: 'unavailable',
+        checks: { postgres: true, opensearch: false },
+      });
+    } finally {
+      await held.close();
+    }
   });
 
   it('answers an unknown route with the error envelope', async () => {

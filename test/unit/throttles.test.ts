@@ -42,3 +42,30 @@ it('throttledProbes: each probe at most once per interval, callers in between sh
   expect(await probes.postgres()).toBe(false);
   expect(calls.postgres).toBe(2);
 });
+
+it('throttledProbes: a probe that has not answered within the deadline counts as down, and no second call starts while it is out', async () => {
+  let now = 0;
+  let calls = 0;
+  let answer: (up: boolean) => void = () => undefined;
+  const probes = throttledProbes(
+    {
+      postgres: async () => true,
+      // The first call hangs until answered; the next ones answer at once.
+      opensearch: () =>
+        ++calls === 1
+          ? new Promise<boolean>((resolve) => (answer = resolve))
+          : Promise.resolve(true),
+    },
+    () => now,
+    20,
+  );
+  expect(await probes.opensearch()).toBe(false); // after 20 ms, not after the call's own deadline
+  now += 5000;
+  expect(await probes.opensearch()).toBe(false);
+  expect(calls).toBe(1); // still out: no second call to a hung upstream
+  answer(true);
+  await new Promise((resolve) => setImmediate(resolve));
+  now += 1000;
+  expect(await probes.opensearch()).toBe(true);
+  expect(calls).toBe(2);
+});
