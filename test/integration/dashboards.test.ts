@@ -221,6 +221,9 @@ describe('bad parameters → 400 invalid_filter naming the parameter', () => {
     [{ stats: 'rate,salary' }, 'stats', undefined],
     [{ histogram: 'published' }, 'interval', 'missing'],
     [{ interval: 'week' }, 'interval', 'unsupported'],
+    // Each was silently ignored: a lone group_limit, a repeated include.
+    [{ group_limit: '5' }, 'group_limit', 'unsupported'],
+    [{ include: 'new_count,new_count' }, 'include', 'repeated'],
     [{ histogram: 'published,first_seen', interval: 'week' }, 'histogram', undefined],
   ] as const)('%j', async (q, parameter, reason) => {
     expectError(await count(q as Query), 400, 'invalid_filter', {

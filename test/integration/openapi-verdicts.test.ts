@@ -117,6 +117,7 @@ const lenient = (p: Param, raw: string) =>
 const PARTNER: Record<string, string> = {
   histogram: '&interval=week',
   interval: '&histogram=published',
+  group_limit: '&group_by=level',
 };
 
 async function serviceAccepts(path: Path, name: string, raw: string): Promise<boolean> {

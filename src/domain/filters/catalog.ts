@@ -213,7 +213,8 @@ export const PARAMS: readonly ParamSpec[] = [
     'include',
     'enum_list',
     'new_count: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free.',
-    { values: ['new_count'], surface: 'rest' },
+    // Each value at most once (contract §10.3): with one value, a list of one.
+    { values: ['new_count'], maxItems: 1, surface: 'rest' },
   ),
   spec(
     'include_new_count',

@@ -293,7 +293,7 @@ export function normalizeParams(
   // Safe: keys are catalog filter names and each value was produced for its own kind above.
   const filter = values as Filter;
   checkCrossRules(filter, ctx);
-  checkOptionRules(options);
+  checkOptionRules(options, raw);
   const size = pageSize(endpoint, limit, ctx);
   return {
     filter,

@@ -51,6 +51,7 @@ function groupBy(spec: ParamSpec, c: Coerced): string[] {
 }
 
 function include(spec: ParamSpec, c: Coerced): boolean {
+  const seen = new Set<string>();
   for (const item of strings(spec, c)) {
     if (!spec.values?.includes(item)) {
       throw invalidFilter(
@@ -59,6 +60,11 @@ function include(spec: ParamSpec, c: Coerced): boolean {
         `Unknown include ${quote(item)}; one of: ${(spec.values ?? []).join(', ')}.`,
       );
     }
+    // As group_by refuses a dimension named twice: a repeat is a mistake, not a second request.
+    if (seen.has(item)) {
+      throw invalidFilter(spec.name, 'repeated', `include names ${quote(item)} twice.`);
+    }
+    seen.add(item);
   }
   return true;
 }
@@ -143,11 +149,23 @@ export function readOption(options: RequestOptions, spec: ParamSpec, c: Coerced)
 }
 
 /**
- * Rules between options, once each passed on its own (contract §10.4): histogram and interval come
- * together. An interval alone would be silently ignored, and a histogram without one has no
- * obvious default (a day or a month are as likely as a week), so both are 400 naming interval.
+ * Rules between options, once each passed on its own (contract §10.3, §10.4): histogram and
+ * interval come together. An interval alone would be silently ignored, and a histogram without one
+ * has no obvious default (a day or a month are as likely as a week), so both are 400 naming
+ * interval. A group_limit (`given`: the names the request holds) without group_by would be
+ * silently ignored too.
  */
-export function checkOptionRules(options: RequestOptions): void {
+export function checkOptionRules(
+  options: RequestOptions,
+  given: { has(name: string): boolean },
+): void {
+  if (given.has('group_limit') && options.groupBy === undefined) {
+    throw invalidFilter(
+      'group_limit',
+      'unsupported',
+      'group_limit is only taken with group_by (the buckets it limits).',
+    );
+  }
   if (options.histogram !== undefined && options.interval === undefined) {
     throw invalidFilter(
       'interval',

@@ -94,7 +94,7 @@ export function restParamSchema(spec: ParamSpec, endpoint: Endpoint): z.ZodType 
     case 'taxonomy_list': {
       if (!isListParam(spec, endpoint)) return restItem(spec);
       const list = z.array(restItem(spec)).min(1);
-      // group_by: at most two dimensions, none repeated (contract §10.2).
+      // group_by: at most two dimensions, none repeated (contract §10.2); include: each value once.
       return spec.maxItems === undefined
         ? list
         : list.max(spec.maxItems).meta({ uniqueItems: true });
