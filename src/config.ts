@@ -26,8 +26,26 @@ const optionalNodeList = z
   .string()
   .refine(validSearchNodes, 'expected http(s) URLs, comma-separated, each once')
   .optional();
-const optionalCount = z.coerce.number().int().min(0).max(1024).optional();
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/**
+ * A number written in decimal digits (a sign and a fraction let the schema name what is wrong):
+ * z.coerce.number alone read `PORT=0x50`, `1e3` and `0b1010` as numbers, which no operator means.
+ */
+const DECIMAL_NUMBER = /^\s*[+-]?\d+(\.\d+)?\s*$/;
+const decimal = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value === 'string' && !DECIMAL_NUMBER.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected a number written in decimal digits',
+        input: value,
+      });
+      return z.NEVER;
+    }
+    return value;
+  }, schema);
+const optionalCount = decimal(z.coerce.number().int().min(0).max(1024).optional());
+const positiveInt = (fallback: number) =>
+  decimal(z.coerce.number().int().positive().default(fallback));
 /**
  * Node's timers take at most 2^31-1 ms (about 24.8 days) and fire after 1 ms beyond it, with only
  * a warning: SYNC_INTERVAL_MS=2147483648 ran the index follower in a loop, and a longer shutdown
@@ -36,12 +54,14 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
  */
 export const MAX_TIMER_MS = 2_147_483_647;
 const durationMs = (fallback: number, { min = 1, max = MAX_TIMER_MS } = {}) =>
-  z.coerce
-    .number()
-    .int()
-    .min(min)
-    .max(max, `at most ${max} ms (about ${Math.floor(max / 86_400_000)} days)`)
-    .default(fallback);
+  decimal(
+    z.coerce
+      .number()
+      .int()
+      .min(min)
+      .max(max, `at most ${max} ms (about ${Math.floor(max / 86_400_000)} days)`)
+      .default(fallback),
+  );
 
 /**
  * An allowed origin as a browser sends it (`https://app.example.com`, the default port left out),
@@ -59,7 +79,7 @@ export const EnvSchema = z.object({
   DATABASE_URL: optionalUrlOf('postgresql', 'postgres'),
   OPENSEARCH_URL: optionalNodeList,
   REDIS_URL: optionalUrlOf('redis', 'rediss'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: decimal(z.coerce.number().int().min(0).max(65535).default(8080)),
   // Checked here, so a bad key stops start-up before anything is created or migrated.
   CURSOR_SIGNING_KEYS: z
     .string()
@@ -129,13 +149,13 @@ export const EnvSchema = z.object({
    * search_opportunities page stops before the record that would pass it). 80,000 bytes is about
    * 20,000 tokens, under what common coding agents accept from one tool call.
    */
-  MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1_000).default(80_000),
+  MCP_MAX_RESULT_BYTES: decimal(z.coerce.number().int().min(1_000).default(80_000)),
   /**
    * Megabytes of record texts each API process keeps, so that a list page asks the engine for its
    * hits' digests only and takes the texts from memory (search/record-texts.ts). 0 turns it off:
    * every page then reads its records' texts from the engine.
    */
-  RECORD_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
+  RECORD_CACHE_MB: decimal(z.coerce.number().int().min(0).max(65_536).default(64)),
   /**
    * contract §22.2: where clients reach the service (`https://api.example.com`). Set, /llms.txt, the
    * OpenAPI servers entry and the /mcp own origin use it and never the Host header.
@@ -162,7 +182,12 @@ export const EnvSchema = z.object({
    * one core, so an API-bound host needs one process per core it gives the API.
    */
   API_PROCESSES: z.preprocess(
-    (v) => (v === 'auto' ? Math.min(64, availableParallelism()) : v),
+    (v) =>
+      v === 'auto'
+        ? Math.min(64, availableParallelism())
+        : typeof v === 'string' && !DECIMAL_NUMBER.test(v)
+          ? Number.NaN
+          : v,
     z.coerce
       .number({ error: 'expected an integer from 1 to 64, or auto' })
       .int('expected an integer from 1 to 64, or auto')

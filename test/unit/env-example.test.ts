@@ -137,3 +137,33 @@ it("docs/operations.md's Configuration table names every variable of the config 
   );
   expect(Object.keys(EnvSchema.shape).filter((k) => !named.has(k))).toEqual([]);
 });
+
+// z.coerce.number read PORT=0x50 as 80, and 1e3 and 0b1010 as numbers: no operator writes them.
+describe('numbers are written in decimal digits', () => {
+  const defaults = parseEnv({}) as Record<string, unknown>;
+  const NUMBERS = [
+    ...Object.keys(EnvSchema.shape).filter((name) => typeof defaults[name] === 'number'),
+    'OPENSEARCH_SHARDS',
+    'OPENSEARCH_REPLICAS',
+  ];
+
+  it('the list is the schema numbers', () => {
+    expect(NUMBERS).toEqual(expect.arrayContaining(['PORT', 'SYNC_INTERVAL_MS', 'API_PROCESSES']));
+  });
+
+  it.each(NUMBERS.flatMap((name) => ['0x8', '1e1', '0b1010', '8px'].map((v) => [name, v])))(
+    '%s=%s stops start-up naming it',
+    (name, value) => {
+      expect(() => parseEnv({ [name]: value })).toThrow(
+        new RegExp(`invalid configuration: ${name}: expected`),
+      );
+    },
+  );
+
+  it.each(NUMBERS)('%s keeps a decimal value with spaces around it', (name) => {
+    // One more than the default is within every variable's range (and the shards' 2).
+    const value = typeof defaults[name] === 'number' ? defaults[name] + 1 : 2;
+    const parsed = parseEnv({ [name]: ` ${value} ` }) as Record<string, unknown>;
+    expect(parsed[name]).toBe(value);
+  });
+});
