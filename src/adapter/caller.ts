@@ -12,14 +12,19 @@ export function callerOf(req: Request, auth: AuthContext, env: Env): Caller {
 /**
  * A REST Caller that knows when its client has left: the response closed before it was written
  * means the connection is gone, and a page not charged yet is then not charged (contract §16.1).
+ * Read from the response's state when the charge is about to go, not from its 'close' event: a
+ * client that left at once (while the key was looked up) had closed before a listener could be
+ * added, and was charged.
  */
 export function restCallerOf(req: Request, auth: AuthContext, env: Env): Caller {
-  const left = new AbortController();
   const res = req.res;
-  res?.once('close', () => {
-    if (!res.writableFinished) left.abort();
-  });
-  return { ...callerOf(req, auth, env), gone: left.signal };
+  const gone = {
+    get aborted(): boolean {
+      if (res === undefined || res.writableFinished) return false;
+      return res.closed || res.destroyed || req.socket.destroyed;
+    },
+  };
+  return { ...callerOf(req, auth, env), gone };
 }
 
 /** Whether the request is a verified marketplace-proxy one (contract §18.5), answered or refused. */

@@ -10,7 +10,12 @@ export class ClientGone extends Error {
   }
 }
 
+/** Whether the client has left, read at the moment it is asked (an AbortSignal is one). */
+export interface ClientPresence {
+  readonly aborted: boolean;
+}
+
 /** Throws ClientGone when `gone` says the client has left. */
-export function unlessGone(gone: AbortSignal | undefined): void {
+export function unlessGone(gone: ClientPresence | undefined): void {
   if (gone?.aborted) throw new ClientGone();
 }

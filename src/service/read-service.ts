@@ -33,7 +33,7 @@ import {
   type DetailEnvelope,
   type ListEnvelope,
 } from './envelopes';
-import { unlessGone } from './client-gone';
+import { unlessGone, type ClientPresence } from './client-gone';
 import { countFigures } from './count-extras';
 import { countEnvelope } from './count-json';
 import { ParsedRequests } from './parsed-requests';
@@ -57,10 +57,10 @@ export interface Caller {
   requestId: string;
   marketplaceVerified: boolean;
   /**
-   * Aborted once the client has closed its connection without its answer: a page is then not
+   * `aborted` once the client has closed its connection without its answer: a page is then not
    * charged (client-gone.ts). Absent where the adapter cannot tell.
    */
-  gone?: AbortSignal;
+  gone?: ClientPresence;
 }
 
 /** contract §21.11: the byte budget of one tool result's text block (MCP_MAX_RESULT_BYTES). */

@@ -69,3 +69,28 @@ it('a list page whose client left while it was searched is not charged', async (
   expect(await delivered(stays.accountId)).toBe(3);
   expect(await delivered(leaves.accountId)).toBe(0);
 });
+
+// A client that closed at once (its request written, then its connection ended) was charged in 4
+// of 5 tries: it had left while its key was looked up, before the route could listen for the close.
+it('a list page whose client left at once, before its key was checked, is not charged', async () => {
+  const readers = await Promise.all(Array.from({ length: 5 }, () => newReader(ctx.deps)));
+  const { hostname, port } = new URL(held.baseUrl);
+  await Promise.all(
+    readers.map(
+      (reader) =>
+        new Promise<void>((resolve) => {
+          const socket = connect(Number(port), hostname, () => {
+            socket.end(
+              `GET /v1/opportunities?limit=3 HTTP/1.1\r\nHost: a\r\nX-API-Key: ${reader.key}\r\n\r\n`,
+            );
+          });
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve());
+          socket.resume();
+        }),
+    ),
+  );
+  // Every page had every chance to be charged by now.
+  await new Promise((r) => setTimeout(r, 1000));
+  for (const reader of readers) expect(await delivered(reader.accountId)).toBe(0);
+});
