@@ -36,8 +36,10 @@ export function allocate(input: {
     throw new ApiError(
       'insufficient_balance',
       `This delivery needs ${chargeMillicents} millicents of prepaid credit for ` +
-        `${opportunities(payg, 'new ')}beyond the included allowance; the balance is ` +
-        `${input.balanceMillicents}.`,
+        // A legacy wallet has no included allowance to be beyond (contract §15.3).
+        opportunities(payg, 'new ').trimEnd() +
+        (input.billingModel === 'legacy_wallet' ? '' : ' beyond the included allowance') +
+        `; the balance is ${input.balanceMillicents}.`,
     );
   }
   return { included, payg, chargeMillicents };

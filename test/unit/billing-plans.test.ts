@@ -147,6 +147,12 @@ describe('allocation (contract §16.3, §16.4)', () => {
     expect(messageOf(() => allocate({ ...wallet, newCount: 2 }))).toContain(
       'for 2 new opportunities beyond',
     );
+    // A legacy wallet has no included allowance: its refusal does not speak of one.
+    expect(
+      messageOf(() => allocate({ ...wallet, billingModel: 'legacy_wallet', newCount: 2 })),
+    ).toBe(
+      'This delivery needs 800 millicents of prepaid credit for 2 new opportunities; the balance is 0.',
+    );
     const legacy = { billingModel: 'legacy_entitlement' as const, balanceMillicents: 0 };
     expect(messageOf(() => allocate({ ...legacy, newCount: 1, includedAvailable: 0 }))).toBe(
       'This delivery needs 1 more opportunity than the entitlement has left this period.',
