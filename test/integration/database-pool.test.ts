@@ -103,6 +103,38 @@ it('hands a released database back as the template left it', async () => {
   await second.release();
 });
 
+// Rows go by DELETE, which leaves a table's pages behind: a table that held thousands kept them,
+// and a plan test that counts on an empty table got another plan. Past a few pages it is truncated.
+it("hands back a table's size as well as its rows: grown tables truncated, the template's rows not copied again", async () => {
+  const sizes = (name: string) =>
+    onDatabase(name, async (pool) => {
+      const { rows } = await pool.query<{ name: string; size: string }>(
+        `SELECT tablename AS name, pg_total_relation_size(format('%I', tablename)::regclass) AS size
+           FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+      );
+      return Object.fromEntries(rows.map((r) => [r.name, Number(r.size)]));
+    });
+  const fresh = await sizes(template);
+  const first = await takeDatabase(template, urlOf, admin);
+  await onDatabase(first.name, (pool) =>
+    pool.query(
+      `INSERT INTO opportunities (id, record, content_hash, liveness_status, first_seen, changed_at,
+          taxonomy_version, record_num)
+       SELECT gen_random_uuid(), '{}', '', 'live', now(), now(), 'v1', g
+         FROM generate_series(1, 5000) AS g`,
+    ),
+  );
+  expect((await sizes(first.name)).opportunities).toBeGreaterThan(fresh.opportunities ?? 0);
+  await first.release();
+  // Twice more, untouched: the template's own rows are not deleted and written again each time.
+  for (let i = 0; i < 2; i++) {
+    const again = await takeDatabase(template, urlOf, admin);
+    expect(again.name).toBe(first.name);
+    expect(await sizes(again.name)).toEqual(fresh);
+    await again.release();
+  }
+});
+
 it('drops a database whose schema a test altered instead of handing it out again', async () => {
   const taken = await takeDatabase(template, urlOf, admin);
   await onDatabase(taken.name, (pool) => pool.query('ALTER TABLE accounts ADD COLUMN scratch int'));

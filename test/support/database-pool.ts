@@ -12,9 +12,9 @@ import { aliasForDatabase } from '../../src/search/index-manager';
 // of CPU per context, nearly all of it in the kernel (CREATE DATABASE syncs each of the copy's
 // three hundred files, with either strategy), and each DROP DATABASE forced a checkpoint: with a
 // hundred contexts a run, a sixth of the machine's CPU in the suite. A closed context's database is
-// put back as the template left it instead (tables emptied and refilled with the template's rows,
-// sequences restarted, in one transaction: about 20 ms) and handed to the next context, in any
-// worker. One whose schema no longer matches the template's (a test that altered it) is dropped.
+// put back as the template left it instead (tables emptied, the template's rows put back where
+// they changed, sequences set back, in one transaction: a few ms; see planFor) and handed to the
+// next context, in any worker. One whose schema no longer matches the template's (a test that altered it) is dropped.
 // The pool is a folder of empty files, one per free database, since Jest gives each test file its
 // own module registry: a worker claims a database by deleting its file, which only one can do.
 
@@ -28,11 +28,26 @@ const FREE = 'free';
 
 /** What putting a database back takes, read once from the template by the global set-up. */
 interface ResetPlan {
-  /** One transaction: empty every table, refill the template's rows, restart the sequences. */
+  /**
+   * One transaction: empty the tables the template leaves empty, put back the rows of those it
+   * fills where they changed, set the sequences back. Rows are deleted, not truncated (below).
+   */
   resetSql: string;
+  /** The same by TRUNCATE: for a database whose tables grew past `sizes` (below). */
+  truncateSql: string;
+  /** Each table's size in the template (table, indexes, TOAST), by name. */
+  sizes: Record<string, number>;
   /** The template's schema, as fingerprintSql prints it. */
   fingerprint: string;
 }
+
+/**
+ * How far past its size in the template a table may have grown and still be emptied by DELETE.
+ * A test's few rows leave a page or two behind; a table that held thousands keeps its pages (and
+ * the planner sees them: a plan test that counts on an empty table got a bitmap scan), so it is
+ * truncated, as a new copy of the template would have it.
+ */
+const GROWTH_KEPT_BYTES = 64 * 1024;
 
 /**
  * The schema as a text digest: what a test could alter that emptying the tables would not undo.
@@ -78,28 +93,47 @@ async function fingerprintOf(pool: Pool): Promise<string> {
   return rows[0]?.fingerprint ?? '';
 }
 
+/** A table's rows as one digest: equal in two databases exactly when their rows are. */
+const contentDigest = (table: string) =>
+  `SELECT md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) FROM ${table} t`;
+
 /** Reads the template's tables, rows, sequences and schema into the run's reset plan. */
 async function planFor(pool: Pool): Promise<ResetPlan> {
   const tables = (
-    await pool.query<{ name: string }>(
-      `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
+    await pool.query<{ name: string; size: string }>(
+      `SELECT format('%I.%I', schemaname, tablename) AS name,
+              pg_total_relation_size(format('%I.%I', schemaname, tablename)::regclass) AS size
+         FROM pg_tables
         WHERE schemaname NOT LIKE 'pg\\_%' AND schemaname <> 'information_schema' ORDER BY 1`,
     )
-  ).rows.map((r) => r.name);
-  const lines = ['BEGIN', 'SET LOCAL session_replication_role = replica'];
-  // DELETE, not TRUNCATE: a test leaves a few hundred rows at most, and TRUNCATE gives every table,
-  // index and TOAST table a new file (about sixty files made, synced and unlinked per reset: 100 ms
-  // of Postgres's time each, against a few for the DELETEs). The replica role skips the foreign
-  // keys' triggers, so the order does not matter; the sequences are set back below.
-  for (const table of tables) lines.push(`DELETE FROM ${table}`);
-  for (const table of tables) {
+  ).rows;
+  // DELETE, not TRUNCATE, for what a test leaves (a few hundred rows at most): TRUNCATE gives every
+  // table, index and TOAST table a new file (about sixty files made, synced and unlinked per reset:
+  // 100 ms of Postgres's time each). The replica role skips the foreign keys' triggers, so the
+  // order does not matter. The rows the template holds (plans, taxonomy, migrations) are put back
+  // only where they changed, or each reset would leave a dead copy of them behind.
+  const head = ['BEGIN', 'SET LOCAL session_replication_role = replica'];
+  const reset = [...head];
+  const truncate = [...head];
+  if (tables.length > 0) {
+    truncate.push(`TRUNCATE ${tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`);
+  }
+  for (const { name } of tables) {
     const { rows } = await pool.query<{ rows: unknown }>(
-      `SELECT json_agg(t) AS rows FROM ${table} t`,
+      `SELECT json_agg(t) AS rows FROM ${name} t`,
     );
-    if (rows[0]?.rows === null || rows[0]?.rows === undefined) continue;
-    lines.push(
-      `INSERT INTO ${table} OVERRIDING SYSTEM VALUE SELECT * FROM ` +
-        `json_populate_recordset(NULL::${table}, ${escapeLiteral(JSON.stringify(rows[0].rows))})`,
+    if (rows[0]?.rows === null || rows[0]?.rows === undefined) {
+      reset.push(`DELETE FROM ${name}`);
+      continue;
+    }
+    const refill =
+      `INSERT INTO ${name} OVERRIDING SYSTEM VALUE SELECT * FROM ` +
+      `json_populate_recordset(NULL::${name}, ${escapeLiteral(JSON.stringify(rows[0].rows))})`;
+    truncate.push(refill);
+    const digest = (await pool.query<{ md5: string }>(contentDigest(name))).rows[0]?.md5 ?? '';
+    reset.push(
+      `DO $reset$ BEGIN IF (${contentDigest(name)}) <> ${escapeLiteral(digest)} THEN ` +
+        `DELETE FROM ${name}; ${refill}; END IF; END $reset$`,
     );
   }
   const sequences = await pool.query<{ name: string; last_value: string | null; start: string }>(
@@ -109,14 +143,30 @@ async function planFor(pool: Pool): Promise<ResetPlan> {
   );
   // setval, not ALTER SEQUENCE ... RESTART, which gives the sequence a new file as TRUNCATE does.
   for (const { name, last_value, start } of sequences.rows) {
-    lines.push(
+    const set =
       last_value === null
         ? `SELECT setval(${escapeLiteral(name)}, ${start}, false)`
-        : `SELECT setval(${escapeLiteral(name)}, ${last_value}, true)`,
-    );
+        : `SELECT setval(${escapeLiteral(name)}, ${last_value}, true)`;
+    reset.push(set);
+    truncate.push(set);
   }
-  lines.push('COMMIT');
-  return { resetSql: lines.join(';\n'), fingerprint: await fingerprintOf(pool) };
+  reset.push('COMMIT');
+  truncate.push('COMMIT');
+  return {
+    resetSql: reset.join(';\n'),
+    truncateSql: truncate.join(';\n'),
+    sizes: Object.fromEntries(tables.map((t) => [t.name, Number(t.size)])),
+    fingerprint: await fingerprintOf(pool),
+  };
+}
+
+/** Whether a table of the database has grown past what DELETE may leave behind. */
+async function grewPastTemplate(pool: Pool, sizes: Record<string, number>): Promise<boolean> {
+  const { rows } = await pool.query<{ name: string; size: string }>(
+    `SELECT name, pg_total_relation_size(name::regclass) AS size FROM unnest($1::text[]) AS name`,
+    [Object.keys(sizes)],
+  );
+  return rows.some((r) => Number(r.size) > (sizes[r.name] ?? 0) + GROWTH_KEPT_BYTES);
 }
 
 /** The global set-up's half: the run's pool folder and reset plan, from the migrated template. */
@@ -208,7 +258,7 @@ async function putBack(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     );
-    await pool.query(plan.resetSql);
+    await pool.query((await grewPastTemplate(pool, plan.sizes)) ? plan.truncateSql : plan.resetSql);
     reusable = (await fingerprintOf(pool)) === plan.fingerprint && (await noIndexLeft(name));
     if (reusable) await forgetRateWindows(name);
   } catch {
