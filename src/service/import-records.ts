@@ -86,20 +86,13 @@ export async function importNdjson(
   let batch = new Map<string, Pending>();
   progress.phase('store', null);
 
-  const flush = async () => {
-    if (!batch.size) return;
-    const records: Opportunity[] = [];
-    const deletions = new Map<string, number>();
-    for (const [id, pending] of batch) {
-      if ('record' in pending) records.push(pending.record);
-      else deletions.set(id, pending.deleteLine);
-    }
-    batch = new Map();
+  const storeRun = async (records: Opportunity[]) => {
     const result = await upsertOpportunities(deps.pool, records, deps.taxonomy.version);
     store.inserted += result.inserted;
     store.updated += result.updated;
     store.unchanged += result.unchanged;
-    if (!deletions.size) return;
+  };
+  const removeRun = async (deletions: Map<string, number>) => {
     const removed = new Set(await deleteOpportunities(deps.pool, [...deletions.keys()]));
     store.deleted += removed.size;
     for (const [id, line] of deletions) {
@@ -107,6 +100,29 @@ export async function importNdjson(
       valid--;
       reject(line, [`id: ${id} is not a stored record (never imported, or already removed)`]);
     }
+  };
+  // The batch is written as runs of one kind in file order (records, then deletions, then records
+  // again...): each write takes the next change positions, so the change feed lists the import's
+  // lines in the file's order (contract §12.2). All records first put every deletion of a batch
+  // after them.
+  const flush = async () => {
+    const pending = batch;
+    batch = new Map();
+    let records: Opportunity[] = [];
+    let deletions = new Map<string, number>();
+    for (const [id, line] of pending) {
+      if ('record' in line) {
+        if (deletions.size) await removeRun(deletions);
+        deletions = new Map();
+        records.push(line.record);
+      } else {
+        if (records.length) await storeRun(records);
+        records = [];
+        deletions.set(id, line.deleteLine);
+      }
+    }
+    if (records.length) await storeRun(records);
+    if (deletions.size) await removeRun(deletions);
   };
 
   for await (const read of textLines(file, MAX_LINE_BYTES)) {

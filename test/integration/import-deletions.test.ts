@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
@@ -28,7 +28,10 @@ beforeAll(async () => {
     key: { key },
   } = await accountWithKey(ctx.deps, { plan: 'growth', ...ROOMY }));
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function ndjson(name: string, lines: unknown[]): string {
   const file = path.join(dir, name);
@@ -148,4 +151,22 @@ it('counts every record line in file order when an id comes twice', async () => 
   });
   const detail = await get(`/v1/opportunities/${stored.id}`);
   expect((detail.body.data as { title: string }).title).toBe('Twice, changed again');
+});
+
+// One batch's records were all written before its deletions: the change feed listed every
+// tombstone of a batch after its records, whatever their places in the file (contract §12.2).
+it("takes the change positions in the file's order, deletions among records", async () => {
+  const [d1, d2, n1, n2, n3] = Array.from({ length: 5 }, (_, i) =>
+    makeRecord({ title: `Mix ${i}` }),
+  );
+  if (!d1 || !d2 || !n1 || !n2 || !n3) throw new Error('five records');
+  expect((await cli('import', ndjson('mix-before.ndjson', [d1, d2]))).code).toBe(0);
+  const lines = [n1, { id: d1.id, deleted: true }, n2, { id: d2.id, deleted: true }, n3];
+  const run = await cli('import', ndjson('mix.ndjson', lines));
+  expect(run.code).toBe(0);
+  const { rows } = await ctx.deps.pool.query<{ id: string }>(
+    'SELECT id FROM opportunities WHERE id = ANY($1::uuid[]) ORDER BY sync_seq',
+    [lines.map((l) => l.id)],
+  );
+  expect(rows.map((r) => r.id)).toEqual(lines.map((l) => l.id));
 });
