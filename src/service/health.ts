@@ -21,15 +21,14 @@ export const PROBE_INTERVAL_MS = 1000;
  * How long /readyz waits for a probe before it counts the service as down (contract §22.6). A
  * probe's own call has the upstream's deadline (OPENSEARCH_TIMEOUT_MS, 5 s by default), and a
  * readiness check that takes longer than a load balancer's timeout (often 1-2 s) answers nothing
- * it can use: a hung engine held /readyz for 5 s. The call goes on, and no other starts before
- * it ends.
+ * it can use: a hung engine held /readyz for 5 s. The call goes on; the next probe, a second
+ * later, does not wait for it, so /readyz is ready again a second after the upstream is.
  */
 export const PROBE_DEADLINE_MS = 1000;
 
 /**
  * The probes, each called at most once per `minIntervalMs` whatever the rate of /readyz: callers
- * in between share the last call's answer (its promise, so concurrent callers share one call),
- * and no new call starts while one is still out, so a hung upstream holds one probe at a time.
+ * in between share the last call's answer (its promise, so concurrent callers share one call).
  * A probe that throws, or has not answered within `deadlineMs`, counts as down.
  */
 export function throttledProbes(
@@ -40,17 +39,10 @@ export function throttledProbes(
   const interval = probes.minIntervalMs ?? PROBE_INTERVAL_MS;
   const throttle = (probe: Probe): Probe => {
     let last: { at: number; answer: Promise<boolean> } | undefined;
-    let out = false;
     return () => {
       const at = now();
-      if (last === undefined || (!out && (at - last.at >= interval || at < last.at))) {
-        out = true;
-        const call = probe()
-          .catch(() => false)
-          .finally(() => {
-            out = false;
-          });
-        last = { at, answer: withinDeadline(call, deadlineMs) };
+      if (last === undefined || at - last.at >= interval || at < last.at) {
+        last = { at, answer: withinDeadline(probe().catch(() => false), deadlineMs) };
       }
       return last.answer;
     };
