@@ -42,7 +42,13 @@ export function throttledProbes(
     return () => {
       const at = now();
       if (last === undefined || at - last.at >= interval || at < last.at) {
-        last = { at, answer: withinDeadline(probe().catch(() => false), deadlineMs) };
+        last = {
+          at,
+          answer: withinDeadline(
+            probe().catch(() => false),
+            deadlineMs,
+          ),
+        };
       }
       return last.answer;
     };
