@@ -2119,7 +2119,7 @@ export interface operations {
           | 'actionability'
           | 'currency'
         )[];
-        /** @description Buckets per level, an integer from 1 to 100 (default 10). */
+        /** @description Buckets per level of group_by, an integer from 1 to 100 (default 10); only taken with group_by (otherwise invalid_filter). */
         group_limit?: number;
         /** @description Comma-separated in REST. new_count: adds new_count (matching records not yet delivered to this account in the current period: what listing them all would consume) and new_cost_millicents (what that would take from the prepaid wallet after the remaining included allowance). Still free. */
         include?: 'new_count'[];

@@ -206,7 +206,7 @@ export const PARAMS: readonly ParamSpec[] = [
   spec(
     'group_limit',
     'integer',
-    `Buckets per level, an integer from 1 to ${MAX_GROUP_LIMIT} (default ${DEFAULT_GROUP_LIMIT}).`,
+    `Buckets per level of group_by, an integer from 1 to ${MAX_GROUP_LIMIT} (default ${DEFAULT_GROUP_LIMIT}); only taken with group_by (otherwise invalid_filter).`,
     { min: 1, max: MAX_GROUP_LIMIT },
   ),
   spec(
