@@ -2,8 +2,8 @@ import express, { type Express } from 'express';
 import { createAuthenticator } from '../adapter/authenticate';
 import { marketplaceVerified } from '../adapter/caller';
 import { errorHandler, notFound } from '../http/middleware/errors';
-import { methodGuard } from '../http/middleware/methods';
-import { requestId } from '../http/middleware/request-id';
+import { allowedMethods, methodGuard } from '../http/middleware/methods';
+import { requestId, requestIdRefusalOf } from '../http/middleware/request-id';
 import { requestLog } from '../http/middleware/request-log';
 import { docsRoutes } from '../http/routes/docs';
 import { healthRoutes } from '../http/routes/health';
@@ -59,7 +59,8 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(requestLog(settings.logger));
   app.use(requestMetrics);
   // contract §5.11: the method is checked before any key is looked up or anything metered.
-  app.use(methodGuard({ metrics: metricsServed(settings.env) }));
+  const served = { metrics: metricsServed(settings.env) };
+  app.use(methodGuard(served));
   // The routes' paths are disjoint, so their order is only what each request walks past before its
   // own: the busiest (the authenticated reads and the tool protocol) come first.
   app.use(opportunityRoutes(settings, auth, reads));
@@ -72,8 +73,10 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   );
   app.use(usageRoutes(settings, auth, reads));
   // Past the authenticated routes: a malformed X-Request-ID held back for a key (request-id.ts)
-  // is refused here on every other route, as it was before any route.
-  app.use((req, _res, next) => next(req.requestIdRefusal));
+  // is refused here on the other routes that are served, the health probes aside.
+  app.use((req, _res, next) =>
+    next(requestIdRefusalOf(req, (path) => allowedMethods(path, served) !== undefined)),
+  );
   app.use(refuseKeyInQuery);
   // The lifecycle is read per request: server.ts sets it on the settings (contract §22.6: draining).
   app.use(healthRoutes(capabilities.health, () => settings.lifecycle));

@@ -108,6 +108,30 @@ it('a 404 does not echo the path', async () => {
   expect(res.text).not.toContain('script');
 });
 
+// A load balancer's own trace id in X-Request-ID (`Root=1-...`, which holds `=`) failed its health
+// checks with 422, and made an unknown path 422 instead of 404.
+describe('a malformed X-Request-ID on the paths that spend no id and need none', () => {
+  const trace = 'Root=1-67891233-abcdef012345678912345678';
+  it.each([
+    ['/healthz', 200],
+    ['/readyz', 200],
+    ['/nope', 404],
+  ])('%s answers as without it, under a fresh id', async (path, status) => {
+    const res = await get(app.baseUrl, path, { headers: { 'X-Request-ID': trace } });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('x-request-id')).not.toBe(trace);
+  });
+
+  it('is still refused on the other served paths, and a key in it everywhere', async () => {
+    const taxonomy = await get(app.baseUrl, '/v1/taxonomy/occupations', {
+      headers: { 'X-Request-ID': trace },
+    });
+    expectError(taxonomy, 422, 'validation_error', { parameter: 'X-Request-ID' });
+    const health = await get(app.baseUrl, '/healthz', { headers: { 'X-Request-ID': key } });
+    expectError(health, 422, 'validation_error', { parameter: 'X-Request-ID' });
+  });
+});
+
 describe('an X-Request-ID shaped like an API key → 422, never used', () => {
   it.each([
     ['a real key', () => key],

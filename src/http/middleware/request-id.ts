@@ -16,6 +16,8 @@ declare module 'express-serve-static-core' {
      * gets the usage and rate-limit headers of any authenticated response.
      */
     requestIdRefusal?: ApiError;
+    /** The refused id holds an API key (a pasted secret), not merely a bad character. */
+    requestIdHoldsKey?: boolean;
   }
 }
 
@@ -40,8 +42,28 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   res.setHeader('X-Request-ID', req.requestId);
   // Held back, not refused here: an authenticated route checks its key first and then refuses it
   // (adapter/authenticate.ts); every other route refuses it before it runs (app/create-app.ts).
-  if (problem !== null)
+  if (problem !== null) {
     req.requestIdRefusal = validationError('X-Request-ID', 'bad_format', problem);
+    req.requestIdHoldsKey = HOLDS_KEY_RUN.test(supplied ?? '');
+  }
   // Every log line of the rest of this request names it (infra/logger.ts).
   runWithRequestId(req.requestId, next);
+}
+
+/** The health probes: answered whatever an intermediary wrote in X-Request-ID. */
+const HEALTH_PATH = /^\/(healthz|readyz)\/?$/i;
+
+/**
+ * The refusal of a malformed X-Request-ID on a route past the authenticated ones, or undefined.
+ * The health probes and unknown paths spend no id and answer whatever an intermediary wrote there
+ * (a load balancer's trace id, `Root=1-...`, failed its health checks with 422, and an unknown
+ * path was 422, not 404); a key pasted as an id is refused everywhere (contract §17.5).
+ * `known` says whether the app serves the path (http/middleware/methods.ts).
+ */
+export function requestIdRefusalOf(
+  req: Request,
+  known: (path: string) => boolean,
+): ApiError | undefined {
+  if (req.requestIdRefusal === undefined || req.requestIdHoldsKey) return req.requestIdRefusal;
+  return HEALTH_PATH.test(req.path) || !known(req.path) ? undefined : req.requestIdRefusal;
 }
