@@ -122,6 +122,19 @@ describe('a malformed X-Request-ID on the paths that spend no id and need none',
     expect(res.headers.get('x-request-id')).not.toBe(trace);
   });
 
+  // Node joins a header sent twice with ", ": it was refused as badly formed.
+  it('sent twice, it is refused as repeated', async () => {
+    const reply = await rawRequest(
+      app.baseUrl,
+      `GET /v1/opportunities/count HTTP/1.1\r\nX-API-Key: ${key}\r\nX-Request-ID: a1\r\nX-Request-ID: a2`,
+    );
+    expect(reply.status).toBe(422);
+    expect(JSON.parse(reply.body).error.details).toEqual({
+      parameter: 'X-Request-ID',
+      reason: 'repeated',
+    });
+  });
+
   it('is still refused on the other served paths, and a key in it everywhere', async () => {
     const taxonomy = await get(app.baseUrl, '/v1/taxonomy/occupations', {
       headers: { 'X-Request-ID': trace },

@@ -36,6 +36,8 @@ function problemWith(supplied: string): string | null {
 
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const supplied = req.get('x-request-id');
+  // Node joins a header sent twice with ", ", which the format refuses: named as repeated instead.
+  const repeated = (req.headersDistinct['x-request-id']?.length ?? 0) > 1;
   const problem = supplied === undefined ? null : problemWith(supplied);
   // A refused id is never echoed (nor logged): the envelope gets a fresh one.
   req.requestId = problem !== null ? randomUUID() : (supplied ?? randomUUID());
@@ -43,7 +45,9 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   // Held back, not refused here: an authenticated route checks its key first and then refuses it
   // (adapter/authenticate.ts); every other route refuses it before it runs (app/create-app.ts).
   if (problem !== null) {
-    req.requestIdRefusal = validationError('X-Request-ID', 'bad_format', problem);
+    req.requestIdRefusal = repeated
+      ? validationError('X-Request-ID', 'repeated', 'X-Request-ID is sent more than once.')
+      : validationError('X-Request-ID', 'bad_format', problem);
     req.requestIdHoldsKey = HOLDS_KEY_RUN.test(supplied ?? '');
   }
   // Every log line of the rest of this request names it (infra/logger.ts).
