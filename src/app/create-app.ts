@@ -4,6 +4,7 @@ import { marketplaceVerified } from '../adapter/caller';
 import { errorHandler, notFound } from '../http/middleware/errors';
 import { allowedMethods, methodGuard } from '../http/middleware/methods';
 import { requestId, requestIdRefusalOf } from '../http/middleware/request-id';
+import { unreservedPath } from '../http/middleware/unreserved-path';
 import { requestLog } from '../http/middleware/request-log';
 import { docsRoutes } from '../http/routes/docs';
 import { healthRoutes } from '../http/routes/health';
@@ -58,6 +59,7 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(requestId);
   app.use(requestLog(settings.logger));
   app.use(requestMetrics);
+  app.use(unreservedPath);
   // contract §5.11: the method is checked before any key is looked up or anything metered.
   const served = { metrics: metricsServed(settings.env) };
   app.use(methodGuard(served));

@@ -145,6 +145,23 @@ describe('a malformed X-Request-ID on the paths that spend no id and need none',
   });
 });
 
+// RFC 3986 §6.2.2.2: `%63ount` is `count`. It was taken for an opportunity id (422, and HEAD 405).
+describe('percent-encoded unreserved characters in the path are the characters', () => {
+  it.each(['/v1/opportunities/%63ount', '/v1/%6Fpportunities/count', '/v1/opportunities/c%6Funt'])(
+    '%s is the count',
+    async (path) => {
+      const res = await get(app.baseUrl, path, { key });
+      expect(res.status).toBe(200);
+      expect(typeof res.body.count).toBe('number');
+    },
+  );
+
+  it('a reserved one keeps its meaning: %2F is not a slash', async () => {
+    const res = await get(app.baseUrl, '/v1/opportunities/count%2F', { key });
+    expectError(res, 422, 'validation_error', { parameter: 'opportunity_id' });
+  });
+});
+
 describe('an X-Request-ID shaped like an API key → 422, never used', () => {
   it.each([
     ['a real key', () => key],
