@@ -14,7 +14,8 @@ import { aliasForDatabase } from '../../src/search/index-manager';
 // hundred contexts a run, a sixth of the machine's CPU in the suite. A closed context's database is
 // put back as the template left it instead (tables emptied, the template's rows put back where
 // they changed, sequences set back, in one transaction: a few ms; see planFor) and handed to the
-// next context, in any worker. One whose schema no longer matches the template's (a test that altered it) is dropped.
+// next context, in any worker. One whose schema no longer matches the template's (a test that
+// altered it) is dropped.
 // The pool is a folder of empty files, one per free database, since Jest gives each test file its
 // own module registry: a worker claims a database by deleting its file, which only one can do.
 
