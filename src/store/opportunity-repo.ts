@@ -58,9 +58,9 @@ export async function upsertOpportunities(
           -- A number only for an id not seen before (migration 009): a default would be drawn
           -- for every row, conflicting ones too, and re-imports would use the 32-bit range up.
           COALESCE(e.record_num, nextval('opportunity_record_num')::integer)
-       FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, id uuid, record jsonb, content_hash text,
-          liveness_status text, published_at timestamptz, first_seen timestamptz,
-          changed_at timestamptz, job_domain text, job_family text, job_subfamily text,
+       FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, id uuid, record jsonb,
+          content_hash text, liveness_status text, published_at timestamptz,
+          first_seen timestamptz, changed_at timestamptz, job_domain text, job_family text, job_subfamily text,
           job_class text, rate_min numeric, rate_max numeric, rate_currency text, rate_unit text)
        LEFT JOIN opportunities e ON e.id = x.id
        -- The batch's order: numbers and sync_seq are drawn as rows arrive (volatile expressions
