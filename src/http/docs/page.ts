@@ -2,6 +2,13 @@
 // the project's own copy of Swagger UI and its own /v1/openapi.json, so the CSP can forbid every
 // other origin and an inline script is never needed.
 
+/** The Swagger UI files the page loads, the only ones /docs/assets serves. */
+export const DOCS_ASSETS: readonly string[] = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'favicon-32x32.png',
+];
+
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
   <head>

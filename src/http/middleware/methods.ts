@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../../domain/errors';
+import { DOCS_ASSETS } from '../docs/page';
 
 // contract §5.11: which methods each known path takes, decided before authentication or any work.
 // HEAD is never metered: on a metered path it is 405 (Allow: GET); on a free path express answers
@@ -18,8 +19,10 @@ const PATHS: readonly (readonly [RegExp, string])[] = [
   [/^\/v1\/opportunities\/[^/]+\/?$/i, METERED],
   [/^\/v1\/(usage|taxonomy\/occupations|openapi\.json|preview\/opportunities)\/?$/i, FREE],
   [/^\/(healthz|readyz|llms\.txt|docs|docs\/init\.js)\/?$/i, FREE],
-  [/^\/docs\/assets\/[^/]+\/?$/i, FREE],
 ];
+
+/** A file of /docs/assets: a known path only for the files it serves (http/docs/page.ts). */
+const ASSET = /^\/docs\/assets\/([^/]+)\/?$/i;
 
 /** /metrics, a known path only where it is served (not in production without a token). */
 const METRICS = /^\/metrics\/?$/i;
@@ -35,6 +38,8 @@ export function allowedMethods(
   served: ServedPaths = { metrics: true },
 ): string | undefined {
   if (METRICS.test(path)) return served.metrics ? FREE : undefined;
+  const asset = ASSET.exec(path);
+  if (asset) return DOCS_ASSETS.includes(asset[1] ?? '') ? FREE : undefined;
   return PATHS.find(([pattern]) => pattern.test(path))?.[1];
 }
 
