@@ -1,5 +1,7 @@
 import {
   IGNORED_PERIOD_NOTE,
+  UNSPENT_BALANCE_NOTE,
+  UNUSED_ALLOWANCE_NOTE,
   accountFlags,
   accountJson,
 } from '../../src/cli/commands/account-create';
@@ -60,4 +62,52 @@ it('--name none is no name on create as on update', () => {
   // The store trims a name: ` none` is `none`.
   expect(accountFlags(parseArgs(['account', 'create', '--name', ' none ']), true).name).toBeNull();
   expect(accountFlags(parseArgs(['account', 'create', '--name', 'Acme']), false).name).toBe('Acme');
+});
+
+// A balance given to a legacy entitlement, and an allowance given to a legacy wallet, were stored
+// and printed as if they applied: `usage` then showed a balance of 0 (the entitlement has no
+// prepaid credit) or an allowance of 0. The output now says what the model does not apply.
+describe('settings the billing model does not apply', () => {
+  const accounts = new MemoryAccounts();
+  it('a legacy entitlement with a balance: the note that it is not spent', () => {
+    const entitlement = accounts.createAccount({
+      plan: 'builder',
+      billing_model: 'legacy_entitlement',
+      balance_millicents: 5000,
+    });
+    expect(accountJson(entitlement)).toMatchObject({
+      balance_millicents: 5000,
+      balance_note: UNSPENT_BALANCE_NOTE,
+    });
+  });
+  it('a legacy wallet with an allowance: the note that it is not applied', () => {
+    const wallet = accounts.createAccount({
+      plan: 'builder',
+      billing_model: 'legacy_wallet',
+      allowance_override: 500,
+    });
+    expect(accountJson(wallet)).toMatchObject({
+      allowance_override: 500,
+      allowance_note: UNUSED_ALLOWANCE_NOTE,
+    });
+    expect((accountJson(wallet).limits as { allowance: number }).allowance).toBe(0);
+  });
+  it('no note where the model applies them', () => {
+    for (const account of [
+      accounts.createAccount({ plan: 'builder', balance_millicents: 5000, allowance_override: 9 }),
+      accounts.createAccount({
+        plan: 'builder',
+        billing_model: 'legacy_wallet',
+        balance_millicents: 5000,
+      }),
+      accounts.createAccount({
+        plan: 'builder',
+        billing_model: 'legacy_entitlement',
+        allowance_override: 9,
+      }),
+    ]) {
+      expect(accountJson(account)).not.toHaveProperty('balance_note');
+      expect(accountJson(account)).not.toHaveProperty('allowance_note');
+    }
+  });
 });

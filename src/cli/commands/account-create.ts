@@ -126,6 +126,17 @@ export function inFlags(message: string): string {
 export const IGNORED_PERIOD_NOTE =
   'the Free plan counts UTC calendar months: this period applies only after a change to a paid plan or legacy billing';
 
+/**
+ * Settings the account's billing model does not apply (contract §15.3), said as the period is: a
+ * legacy entitlement has no prepaid credit (a balance or top-up is stored, never spent), and a
+ * legacy wallet includes nothing (an allowance is stored, never applied). Both apply once the
+ * account moves to a billing model that uses them.
+ */
+export const UNSPENT_BALANCE_NOTE =
+  'a legacy_entitlement account has no prepaid credit: this balance is spent only after a change to plan or legacy_wallet billing';
+export const UNUSED_ALLOWANCE_NOTE =
+  'a legacy_wallet account includes nothing: this allowance applies only after a change to plan or legacy_entitlement billing';
+
 /** The JSON an account command prints: numbers as numbers, dates ISO. */
 export function accountJson(account: Account): Record<string, unknown> {
   const limits = accountLimits(account);
@@ -147,6 +158,12 @@ export function accountJson(account: Account): Record<string, unknown> {
     account.billing_model === 'plan' &&
     account.plan.period_kind === 'calendar_month'
       ? { period_note: IGNORED_PERIOD_NOTE }
+      : {}),
+    ...(account.billing_model === 'legacy_entitlement' && account.balance_millicents > 0
+      ? { balance_note: UNSPENT_BALANCE_NOTE }
+      : {}),
+    ...(account.billing_model === 'legacy_wallet' && account.allowance_override !== null
+      ? { allowance_note: UNUSED_ALLOWANCE_NOTE }
       : {}),
     // What the meter applies: no allowance set includes nothing (as `usage` prints it).
     limits: {
