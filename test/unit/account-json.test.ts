@@ -69,28 +69,20 @@ it('--name none is no name on create as on update', () => {
 // prepaid credit) or an allowance of 0. The output now says what the model does not apply.
 describe('settings the billing model does not apply', () => {
   const accounts = new MemoryAccounts();
-  it('a legacy entitlement with a balance: the note that it is not spent', () => {
-    const entitlement = accounts.createAccount({
-      plan: 'builder',
-      billing_model: 'legacy_entitlement',
-      balance_millicents: 5000,
-    });
-    expect(accountJson(entitlement)).toMatchObject({
-      balance_millicents: 5000,
-      balance_note: UNSPENT_BALANCE_NOTE,
-    });
-  });
-  it('a legacy wallet with an allowance: the note that it is not applied', () => {
-    const wallet = accounts.createAccount({
-      plan: 'builder',
-      billing_model: 'legacy_wallet',
-      allowance_override: 500,
-    });
-    expect(accountJson(wallet)).toMatchObject({
-      allowance_override: 500,
-      allowance_note: UNUSED_ALLOWANCE_NOTE,
-    });
-    expect((accountJson(wallet).limits as { allowance: number }).allowance).toBe(0);
+  it.each([
+    [
+      'a legacy entitlement with a balance: it is not spent',
+      { billing_model: 'legacy_entitlement' as const, balance_millicents: 5000 },
+      { balance_millicents: 5000, balance_note: UNSPENT_BALANCE_NOTE },
+    ],
+    [
+      'a legacy wallet with an allowance: it is not applied',
+      { billing_model: 'legacy_wallet' as const, allowance_override: 500 },
+      { allowance_override: 500, allowance_note: UNUSED_ALLOWANCE_NOTE, limits: { allowance: 0 } },
+    ],
+  ])('%s, and the output says so', (_name, settings, printed) => {
+    const account = accounts.createAccount({ plan: 'builder', ...settings });
+    expect(accountJson(account)).toMatchObject(printed);
   });
   it('no note where the model applies them', () => {
     for (const account of [
