@@ -1,10 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importNdjson } from '../../src/service/import-records';
 import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { scratchDir } from '../support/scratch-dir';
 import { roomyKey } from '../support/factories';
+
+/** The NDJSON files of this file's imports. */
+const scratch = scratchDir('import-text-');
 
 // contract §22.10: a bad line is reported by number and reason, nothing of it is written, and the
 // valid lines are imported. Text Postgres cannot store (U+0000, an unpaired surrogate) used to pass
@@ -25,7 +28,7 @@ it('reports a text of U+0000 or an unpaired surrogate as a bad line, and imports
   const high = { ...makeRecord(), title: 'SURR \ud800' };
   const low = { ...makeRecord(), employer: 'low \udc00 alone' };
   const paired = { ...makeRecord(), title: 'emoji \ud83d\ude00 is fine' };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-text-')), 'text.ndjson');
+  const file = path.join(scratch, 'text.ndjson');
   const lines = [good[0], nul, high, paired, low, good[1]].map((r) => JSON.stringify(r));
   expect(lines[1]).toContain('\\u0000');
   expect(lines[2]).toContain('\\ud800');
@@ -60,7 +63,7 @@ it('stores the date-times of a record written with offsets in UTC, the same inst
     last_verified_live_at: '2026-11-16T09:00:00Z',
     sources: [{ ...source, observed_at: '2026-11-15T23:59:59+00:00' }],
   };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-times-')), 'times.ndjson');
+  const file = path.join(scratch, 'times.ndjson');
   writeFileSync(file, JSON.stringify(record));
   expect((await importNdjson(ctx.deps, file)).valid).toBe(1);
   const headers = { 'X-API-Key': await roomyKey(ctx.deps) };
@@ -89,7 +92,7 @@ it('stores the date-times of a record written with offsets in UTC, the same inst
 
 // The report lists the first 1,000 bad lines; it used to say nothing of the others.
 it('counts every bad line, past the 1,000 it lists', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-many-')), 'bad.ndjson');
+  const file = path.join(scratch, 'bad.ndjson');
   writeFileSync(file, Array.from({ length: 1005 }, () => '{bad').join('\n'));
   const report = await importNdjson(ctx.deps, file);
   expect(report.rejected).toHaveLength(1000);
@@ -101,7 +104,7 @@ it('counts every bad line, past the 1,000 it lists', async () => {
 // A deletion of an id that is not stored is found when its batch is written, after the lines
 // read since: 1,000 bad lines after it filled the list, and line 1 was counted but not listed.
 it('lists the first 1,000 bad lines by number, a deletion found unknown at its write included', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-order-')), 'order.ndjson');
+  const file = path.join(scratch, 'order.ndjson');
   const unknown = JSON.stringify({ id: '7d3f4a4e-0b7c-4c53-9a55-2f3c5e1d9b21', deleted: true });
   writeFileSync(file, [unknown, ...Array.from({ length: 1000 }, () => '{bad')].join('\n'));
   const report = await importNdjson(ctx.deps, file);
@@ -119,7 +122,7 @@ it('reports a line of invalid UTF-8, and one longer than 16 MB, and imports the 
   const at = broken.indexOf('__');
   broken[at] = 0xff;
   broken[at + 1] = 0xfe;
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-bytes-')), 'bytes.ndjson');
+  const file = path.join(scratch, 'bytes.ndjson');
   writeFileSync(
     file,
     Buffer.concat([

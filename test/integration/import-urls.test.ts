@@ -1,10 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Opportunity } from '../../src/domain/record';
 import { importNdjson } from '../../src/service/import-records';
 import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { scratchDir } from '../support/scratch-dir';
+
+/** The NDJSON files of this file's imports. */
+const scratch = scratchDir('import-urls-');
 
 // contract §2.7.1: URLs in records are absolute http or https URLs; import rejects any other scheme
 // as a bad line (line number and reason) and writes nothing of it.
@@ -74,7 +77,7 @@ describe('import', () => {
       withUrl('application_url', 'data:text/html,<script>alert(1)</script>'),
       withUrl('source.url', 'ftp://example.com/x'),
     ];
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-urls-')), 'urls.ndjson');
+    const file = path.join(scratch, 'urls.ndjson');
     writeFileSync(file, [good, ...bad].map((r) => JSON.stringify(r)).join('\n'));
 
     const report = await importNdjson(ctx.deps, file);
@@ -96,7 +99,7 @@ describe('import', () => {
     await ctx.deps.pool.query('DELETE FROM opportunities');
     const good = [makeRecord(), makeRecord()];
     const year0 = makeRecord({ published_at: '0000-06-01T00:00:00Z' });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-years-')), 'years.ndjson');
+    const file = path.join(scratch, 'years.ndjson');
     writeFileSync(file, [...good, year0].map((r) => JSON.stringify(r)).join('\n'));
     const report = await importNdjson(ctx.deps, file, undefined, { sync: false });
     expect(report).toMatchObject({ ok: false, valid: 2 });
@@ -109,7 +112,7 @@ describe('import', () => {
   // A file saved with a byte order mark (as Windows tools write them) reads its first line.
   it('takes a first line that starts with a UTF-8 byte order mark', async () => {
     const record = makeRecord();
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'import-bom-')), 'bom.ndjson');
+    const file = path.join(scratch, 'bom.ndjson');
     writeFileSync(file, '\uFEFF' + JSON.stringify(record) + '\n');
     const report = await importNdjson(ctx.deps, file, undefined, { sync: false });
     expect(report).toMatchObject({ ok: true, valid: 1, rejected: [] });

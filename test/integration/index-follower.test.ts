@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeRecord } from '../support/fixtures';
 import { cliJson } from '../support/cli';
 import { createTestContext, type TestContext } from '../support/harness';
+import { scratchDir } from '../support/scratch-dir';
 import { get, newReader, type Reader } from '../support/read-http';
 
 // contract §22.10.3: `import FILE --no-sync` writes the store only and works while the search engine is
@@ -19,7 +19,7 @@ const DEAD_SEARCH = 'http://127.0.0.1:1';
 
 let ctx: TestContext;
 let reader: Reader;
-const dir = mkdtempSync(path.join(tmpdir(), 'index-follower-'));
+const dir = scratchDir('index-follower-');
 
 beforeAll(async () => {
   ctx = await createTestContext({ SYNC_INTERVAL_MS: '200' });

@@ -1,11 +1,14 @@
 import { PgMeter } from '../../src/billing/pg-meter';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importNdjson } from '../../src/service/import-records';
 import { seedRecords } from '../../src/service/seed-records';
 import { makeRecord } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
+import { scratchDir } from '../support/scratch-dir';
+
+/** The NDJSON files of this file's imports. */
+const scratch = scratchDir('settled-');
 
 // A charge reads its records' numbers by index alone (migration 015), which needs the records'
 // visibility map; Postgres may run without autovacuum, so seed, import and the retention step
@@ -63,7 +66,7 @@ it('a seed vacuums the records it stored', async () => {
 });
 
 it('an import vacuums the records it stored', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'settled-')), 'records.ndjson');
+  const file = path.join(scratch, 'records.ndjson');
   writeFileSync(file, [makeRecord(), makeRecord()].map((r) => JSON.stringify(r)).join('\n'));
   const before = await vacuumsPast(-1);
   expect((await importNdjson(ctx.deps, file)).store.inserted).toBe(2);
