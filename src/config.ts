@@ -31,14 +31,13 @@ const optionalNodeList = z
  * z.coerce.number alone read `PORT=0x50`, `1e3` and `0b1010` as numbers, which no operator means.
  */
 const DECIMAL_NUMBER = /^\s*[+-]?\d+(\.\d+)?\s*$/;
-const decimal = <T extends z.ZodType>(schema: T) =>
+const decimal = <T extends z.ZodType>(
+  schema: T,
+  message = 'expected a number written in decimal digits',
+) =>
   z.preprocess((value, ctx) => {
     if (typeof value === 'string' && !DECIMAL_NUMBER.test(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'expected a number written in decimal digits',
-        input: value,
-      });
+      ctx.addIssue({ code: 'custom', message, input: value });
       return z.NEVER;
     }
     return value;
@@ -74,6 +73,8 @@ function originOf(item: string): string | undefined {
   const plain = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
   return plain && (url.protocol === 'https:' || url.protocol === 'http:') ? url.origin : undefined;
 }
+
+const API_PROCESSES_RANGE = 'expected an integer from 1 to 64, or auto';
 
 export const EnvSchema = z.object({
   DATABASE_URL: optionalUrlOf('postgresql', 'postgres'),
@@ -182,18 +183,16 @@ export const EnvSchema = z.object({
    * one core, so an API-bound host needs one process per core it gives the API.
    */
   API_PROCESSES: z.preprocess(
-    (v) =>
-      v === 'auto'
-        ? Math.min(64, availableParallelism())
-        : typeof v === 'string' && !DECIMAL_NUMBER.test(v)
-          ? Number.NaN
-          : v,
-    z.coerce
-      .number({ error: 'expected an integer from 1 to 64, or auto' })
-      .int('expected an integer from 1 to 64, or auto')
-      .min(1, 'expected an integer from 1 to 64, or auto')
-      .max(64, 'expected an integer from 1 to 64, or auto')
-      .default(1),
+    (v) => (v === 'auto' ? Math.min(64, availableParallelism()) : v),
+    decimal(
+      z.coerce
+        .number({ error: API_PROCESSES_RANGE })
+        .int(API_PROCESSES_RANGE)
+        .min(1, API_PROCESSES_RANGE)
+        .max(64, API_PROCESSES_RANGE)
+        .default(1),
+      API_PROCESSES_RANGE,
+    ),
   ),
   /** contract §22.6: how long SIGTERM waits for in-flight requests before closing connections. */
   SHUTDOWN_GRACE_MS: durationMs(10_000, { min: 0, max: MAX_TIMER_MS - 60_000 }),

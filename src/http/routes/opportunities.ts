@@ -4,7 +4,7 @@ import { countJson } from '../../service/count-json';
 import { listJsonBody } from '../../service/list-json';
 import type { ReadService } from '../../service/read-service';
 import { sendOutcome } from '../../adapter/presenter';
-import { callerOf, restCallerOf } from '../../adapter/caller';
+import { restCallerOf } from '../../adapter/caller';
 import { ifNoneMatchMatches } from '../etag';
 import { authOf, type Authenticator } from '../../adapter/authenticate';
 import { isBadPathEscape } from '../middleware/express-errors';
@@ -15,9 +15,8 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
   const router = Router();
   const requireKey = auth.requireApiKey({ allowBearer: false });
   // A client that leaves before its page is charged is not charged (contract §16.1): the charged
-  // reads watch for it. A count charges nothing, and its hot path needs no listener per request.
+  // reads ask, just before the charge, whether it is still there (adapter/caller.ts).
   const caller = (req: Request) => restCallerOf(req, authOf(req), deps.env);
-  const freeCaller = (req: Request) => callerOf(req, authOf(req), deps.env);
   // If-None-Match, compared by RFC 9110's rules (http/etag.ts), for list and count.
   const revalidation = (req: Request) => {
     const field = req.get('if-none-match');
@@ -37,7 +36,7 @@ export function opportunityRoutes(deps: Settings, auth: Authenticator, reads: Re
     // A repeated count's JSON is spliced from its kept shape (count-json).
     sendOutcome(
       res,
-      await reads.count(freeCaller(req), { from: 'rest', query: req.query }, revalidation(req)),
+      await reads.count(caller(req), { from: 'rest', query: req.query }, revalidation(req)),
       countJson,
     );
   });
