@@ -18,6 +18,7 @@ import { createMcpServer, serverParts, type RequestScope } from './server';
 import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import {
+  envelopeProbeRefusal,
   fromTransportRefusal,
   methodNotFound,
   notJsonRpc,
@@ -279,6 +280,9 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       const text = await answer.text().catch(() => '');
       const unknownMethod = methodNotFound(answer.status, text, req.body);
       if (unknownMethod) return unknownMethod;
+      const probe = envelopeProbeRefusal(answer.status, text, req.body);
+      if (probe)
+        return { status: 400, contentType: 'application/json', text: JSON.stringify(probe) };
       throw refusalOf(answer.status, text);
     }
     const contentType = answer.headers.get('content-type') ?? undefined;

@@ -136,6 +136,29 @@ export function versionProbeRefusal(
   };
 }
 
+/**
+ * The SDK's -32022 for a `server/discover` whose revision only its body's envelope names (no
+ * MCP-Protocol-Version header for http.ts to check first): the probe refusal of contract §21.4.4,
+ * so a client that sends no header negotiates as one that does. Null for any other reply.
+ */
+export function envelopeProbeRefusal(
+  status: number,
+  text: string,
+  body: unknown,
+): ReturnType<typeof versionProbeRefusal> {
+  if (status !== 400) return null;
+  let code: unknown;
+  try {
+    code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+  } catch {
+    return null;
+  }
+  if (code !== UNSUPPORTED_PROTOCOL_VERSION) return null;
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+  return versionProbeRefusal(body, typeof named === 'string' ? named : undefined);
+}
+
 /** The revisions of contract §21.4, newest first. */
 export const SPOKEN_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
 

@@ -466,29 +466,41 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     });
 
     // contract §21.4.4: how a client newer than the server opens.
-    it('a server/discover probe under a revision it does not speak → 400 UnsupportedProtocolVersion listing the spoken ones', async () => {
-      const probe = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'server/discover',
-        params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
-      });
-      const res = await post(probe, {
-        'X-API-Key': await newKey(),
-        'MCP-Protocol-Version': '2099-01-01',
-        'Mcp-Method': 'server/discover',
-      });
-      expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({
-        jsonrpc: '2.0',
-        id: 9,
-        error: {
-          code: -32022,
-          message: expect.stringContaining('2099-01-01') as string,
-          data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18'], requested: '2099-01-01' },
-        },
-      });
-    });
+    // Named by the header, or by the body's envelope alone (a client that sends no header).
+    it.each([
+      ['in the header and the envelope', { 'MCP-Protocol-Version': '2099-01-01' }],
+      ['in the envelope only', {}],
+    ])(
+      'a server/discover probe under a revision it does not speak (%s) → 400 UnsupportedProtocolVersion listing the spoken ones',
+      async (_named, header) => {
+        const probe = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'server/discover',
+          params: {
+            _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
+          },
+        });
+        const res = await post(probe, {
+          'X-API-Key': await newKey(),
+          ...header,
+          'Mcp-Method': 'server/discover',
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({
+          jsonrpc: '2.0',
+          id: 9,
+          error: {
+            code: -32022,
+            message: expect.stringContaining('2099-01-01') as string,
+            data: {
+              supported: ['2026-07-28', '2025-11-25', '2025-06-18'],
+              requested: '2099-01-01',
+            },
+          },
+        });
+      },
+    );
 
     it('server/discover lists the revisions and the same capabilities', async () => {
       const res = await post(modern('server/discover'), {
