@@ -82,6 +82,23 @@ describe('checkArguments', () => {
     expect(check(name, argv)).not.toThrow();
   });
 
+  // A usage error quotes the synopsis: the usage line up to the gap before its description
+  // (import's description ran into its synopsis and was quoted as usage).
+  it.each(commands.map((c) => [c.name, c] as const))(
+    "%s's synopsis is its name, flags and placeholders",
+    (name, command) => {
+      const synopsis = command.usage.split(/\s{3,}/)[0] ?? '';
+      expect(synopsis.startsWith(name)).toBe(true);
+      // After the name: only flags, UPPER-CASE placeholders, listed values and brackets, and a
+      // bracketed note without flags (account update's "[same flags as account create; ...]").
+      const rest = synopsis
+        .slice(name.length)
+        .replace(/\[[^\]-]*\]/g, '')
+        .replace(/--[a-z-]+|[A-Z_]+|\.\.\.|[a-z_]+(\|[a-z_]+)+|`none`|[\s[\]|]/g, '');
+      expect(rest).toBe('');
+    },
+  );
+
   // The flags a command takes are the ones its help names: neither refuses a documented flag nor
   // takes an undocumented one (`account update` says "same flags as account create").
   it.each(commands.map((c) => [c.name, c] as const))(

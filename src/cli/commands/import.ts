@@ -5,7 +5,7 @@ export const importCommand: Command = {
   name: 'import',
   accepts: { flags: ['no-sync'], positional: [1, 1] },
   usage:
-    'import FILE [--no-sync] NDJSON of public records and deletions; exit status 1 when any line was bad',
+    'import FILE [--no-sync]   NDJSON of public records and deletions; exit status 1 when any line was bad',
   help: `
 Reads FILE as NDJSON, one public record (plus evidence) a line, taken as canonical, or a deletion
 line {"id": "UUID", "deleted": true} (a change-feed tombstone, changed_at optional and ignored)
