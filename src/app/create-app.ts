@@ -10,7 +10,7 @@ import { docsRoutes } from '../http/routes/docs';
 import { healthRoutes } from '../http/routes/health';
 import { refuseKeyInQuery } from '../http/middleware/key-in-query';
 import { llmsRoutes } from '../http/routes/llms';
-import { metricsRoutes, metricsServed, requestMetrics } from '../http/routes/metrics';
+import { metricsRoutes, metricsServed, mountedAt, requestMetrics } from '../http/routes/metrics';
 import { openApiRoutes } from '../http/routes/openapi';
 import { opportunityRoutes } from '../http/routes/opportunities';
 import { previewRoutes } from '../http/routes/preview';
@@ -68,6 +68,7 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(opportunityRoutes(settings, auth, reads));
   app.use(
     '/mcp',
+    mountedAt,
     assembledOnDemand(
       async () => (await import('../mcp/http')).mcpRoutes(settings, auth, reads),
       options.mcp ?? 'on-first-request',

@@ -76,6 +76,31 @@ it('counts requests by route pattern and status, with latency', async () => {
   ).toBeGreaterThan(0);
 });
 
+// The tool protocol's router is mounted at /mcp: a refusal leaves the router before the response
+// finishes, and its series was route "/" (express restores req.baseUrl on the way out).
+it('counts /mcp requests under /mcp, refused or served', async () => {
+  const post = (headers: Record<string, string>) =>
+    fetch(`${ctx.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+  const refused = { method: 'POST', route: '/mcp', status: '401' };
+  const served = { method: 'POST', route: '/mcp', status: '200' };
+  const [refusedBefore, servedBefore] = [
+    await sample('http_requests_total', refused),
+    await sample('http_requests_total', served),
+  ];
+  expect((await post({})).status).toBe(401);
+  expect((await post({ 'X-API-Key': key })).status).toBe(200);
+  expect(await sample('http_requests_total', refused)).toBe(refusedBefore + 1);
+  expect(await sample('http_requests_total', served)).toBe(servedBefore + 1);
+});
+
 it('counts deliveries by how they were paid, and wallet charges', async () => {
   const included = await sample('opportunity_deliveries_total', { paid_by: 'included' });
   const wallet = await sample('opportunity_deliveries_total', { paid_by: 'wallet' });

@@ -13,10 +13,27 @@ import { isProduction, type Env } from '../../config';
 export function requestMetrics(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   res.on('finish', () => {
-    const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+    const base = (res.locals as MountedAt).mountedAt ?? req.baseUrl;
+    const path = String(req.route?.path);
+    // A mounted router's own root is the mount's path: /mcp, not /mcp/.
+    const route = req.route ? (base !== '' && path === '/' ? base : `${base}${path}`) : 'unmatched';
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.request(req.method, route, res.statusCode, seconds);
   });
+  next();
+}
+
+interface MountedAt {
+  mountedAt?: string;
+}
+
+/**
+ * Put before a router mounted at a path: its requests' series carry that path. A request the
+ * router passes on with an error has left it when its response finishes, and express has then put
+ * req.baseUrl back to the app's (a refused /mcp request was counted as route "/").
+ */
+export function mountedAt(req: Request, res: Response, next: NextFunction): void {
+  (res.locals as MountedAt).mountedAt = req.baseUrl;
   next();
 }
 
