@@ -40,6 +40,11 @@ const decimal = <T extends z.ZodType>(
       ctx.addIssue({ code: 'custom', message, input: value });
       return z.NEVER;
     }
+    // A fraction a double cannot hold is no integer all the same (PORT=5.0000000000000001 was 5).
+    if (typeof value === 'string' && /\.\d*[1-9]/.test(value) && Number.isInteger(Number(value))) {
+      ctx.addIssue({ code: 'custom', message: 'expected an integer', input: value });
+      return z.NEVER;
+    }
     return value;
   }, schema);
 const optionalCount = decimal(z.coerce.number().int().min(0).max(1024).optional());

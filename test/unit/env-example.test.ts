@@ -151,14 +151,15 @@ describe('numbers are written in decimal digits', () => {
     expect(NUMBERS).toEqual(expect.arrayContaining(['PORT', 'SYNC_INTERVAL_MS', 'API_PROCESSES']));
   });
 
-  it.each(NUMBERS.flatMap((name) => ['0x8', '1e1', '0b1010', '8px'].map((v) => [name, v])))(
-    '%s=%s stops start-up naming it',
-    (name, value) => {
-      expect(() => parseEnv({ [name]: value })).toThrow(
-        new RegExp(`invalid configuration: ${name}: expected`),
-      );
-    },
-  );
+  it.each(
+    NUMBERS.flatMap((name) =>
+      ['0x8', '1e1', '0b1010', '8px', '5.0000000000000001'].map((v) => [name, v]),
+    ),
+  )('%s=%s stops start-up naming it', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(
+      new RegExp(`invalid configuration: ${name}: expected`),
+    );
+  });
 
   it.each(NUMBERS)('%s keeps a decimal value with spaces around it', (name) => {
     // One more than the default is within every variable's range (and the shards' 2).
