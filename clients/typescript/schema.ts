@@ -1587,6 +1587,12 @@ export interface operations {
           'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
           'WWW-Authenticate'?: string;
+          /** @description Failed authentications this address may make in the window (a minute) before 429. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Failed authentications left to this address in the window. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Seconds until the window of failed authentications resets. */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2224,6 +2230,12 @@ export interface operations {
           'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
           'WWW-Authenticate'?: string;
+          /** @description Failed authentications this address may make in the window (a minute) before 429. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Failed authentications left to this address in the window. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Seconds until the window of failed authentications resets. */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2472,6 +2484,12 @@ export interface operations {
           'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
           'WWW-Authenticate'?: string;
+          /** @description Failed authentications this address may make in the window (a minute) before 429. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Failed authentications left to this address in the window. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Seconds until the window of failed authentications resets. */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2766,6 +2784,12 @@ export interface operations {
           'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
           'WWW-Authenticate'?: string;
+          /** @description Failed authentications this address may make in the window (a minute) before 429. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Failed authentications left to this address in the window. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Seconds until the window of failed authentications resets. */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3046,6 +3070,12 @@ export interface operations {
           'X-Request-ID': components['headers']['X-Request-ID'];
           /** @description The challenge, naming the header the key goes in: `APIKey realm="opportunities", header="X-API-Key"`. */
           'WWW-Authenticate'?: string;
+          /** @description Failed authentications this address may make in the window (a minute) before 429. */
+          'X-RateLimit-Limit'?: number;
+          /** @description Failed authentications left to this address in the window. */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Seconds until the window of failed authentications resets. */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -88,8 +88,8 @@ export function errors(
   headers: Record<string, unknown>,
   only: Partial<Record<string, readonly ErrorCode[]>> = {},
 ) {
-  // contract §18.2: a 401 names no account and carries none of its headers, only the request id
-  // and its challenge.
+  // contract §18.2: a 401 names no account and carries none of its usage headers: the request id,
+  // its challenge and the address's window of failed authentications.
   return Object.fromEntries(
     statuses.map((s) => [
       s,
@@ -98,12 +98,28 @@ export function errors(
   );
 }
 
-/** A REST 401's headers (adapter/authenticate.ts writes the challenge). */
+/**
+ * A REST 401's headers (adapter/authenticate.ts writes the challenge; service/auth.ts the window of
+ * contract §19.5, which no account's limit can describe).
+ */
 const UNAUTHENTICATED_HEADERS = {
   ...headerRefs(['X-Request-ID']),
   'WWW-Authenticate': {
     description: `The challenge, naming the header the key goes in: \`${REST_CHALLENGE}\`.`,
     schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': {
+    description:
+      'Failed authentications this address may make in the window (a minute) before 429.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Failed authentications left to this address in the window.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the window of failed authentications resets.',
+    schema: { type: 'integer' },
   },
 };
 

@@ -6,6 +6,7 @@ import { Limiter } from '../infra/limiter';
 import { Lru } from '../infra/lru';
 import { TokenBucket } from '../infra/token-bucket';
 import { accountLimits } from '../billing/account-limits';
+import { rateLimitHeaders } from '../billing/rate-limit';
 import type { Account, AccountLimits } from '../domain/account';
 import { KEY_SHAPE } from '../domain/key-shape';
 import {
@@ -139,13 +140,21 @@ export class AuthService {
         this.deps.logger.warn('auth failure count failed', { error: String(err) });
         return null;
       });
-      if (counted && !counted.allowed) {
-        throw new ApiError(
-          'rate_limit_exceeded',
-          'Too many failed authentications from this address; fix the credentials before retrying.',
-          undefined,
-          counted.resetSeconds,
-        );
+      if (counted) {
+        // contract §18.2.1: no account is known, so the window these headers describe is the
+        // address's failed authentications: how many more before the 429, and when it resets.
+        const window = rateLimitHeaders(counted);
+        if (!counted.allowed) {
+          const throttled = new ApiError(
+            'rate_limit_exceeded',
+            'Too many failed authentications from this address; fix the credentials before retrying.',
+            undefined,
+            counted.resetSeconds,
+          );
+          Object.assign(throttled.headers, window);
+          throw throttled;
+        }
+        Object.assign(error.headers, window);
       }
     }
     throw error;

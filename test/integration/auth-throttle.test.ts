@@ -36,8 +36,14 @@ describe('authentication failure throttle', () => {
       { 'X-API-Key': 'wrong' },
       { 'X-API-Key': `oppk_${'b'.repeat(40)}` },
     ];
-    for (const headers of failures) {
-      expect((await three.app().call('/rest', headers)).status).toBe(401);
+    // contract §18.2.1: a 401 says where the address stands in its window of failures.
+    for (const [i, headers] of failures.entries()) {
+      const refused = await three.app().call('/rest', headers);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe(String(2 - i));
+      expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
     }
     const throttled = await three
       .app()
@@ -50,6 +56,9 @@ describe('authentication failure throttle', () => {
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(throttled.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(throttled.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(throttled.headers.get('x-ratelimit-reset')).toBe(retryAfter);
 
     // The throttle answers only missing and bad keys: a valid key from the same address is
     // served on every endpoint (contract §19.5).

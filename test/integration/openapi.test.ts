@@ -337,8 +337,9 @@ describe('the document', () => {
     ]) expect(headers).toContain(name); // prettier-ignore
   });
 
-  // contract §18.2: a 401 names no account and carries none of its headers; the document listed
-  // every usage and rate-limit header on each 401. A real 401 carries what its entry documents.
+  // contract §18.2: a 401 names no account and carries none of its usage headers; the document
+  // listed every usage header on each 401. A real 401 carries what its entry documents: the rate
+  // limit headers are the address's window of failed authentications (§19.5).
   it('documents on a 401 only what a 401 carries', async () => {
     const keyed = operations().filter(({ op: o }) => '401' in (o as Operation).responses);
     expect(keyed.length).toBeGreaterThan(3);
@@ -346,7 +347,13 @@ describe('the document', () => {
       const documented = Object.keys((operation as Operation).responses['401']?.headers ?? {});
       expect({ path, documented }).toEqual({
         path,
-        documented: ['X-Request-ID', 'WWW-Authenticate'],
+        documented: [
+          'X-Request-ID',
+          'WWW-Authenticate',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+        ],
       });
     }
     const refused = await fetch(`${ctx.baseUrl}/v1/opportunities`);
@@ -355,9 +362,11 @@ describe('the document', () => {
     expect(refused.headers.get('www-authenticate')).toBe(
       'APIKey realm="opportunities", header="X-API-Key"',
     );
-    expect([...refused.headers.keys()].filter((h) => /^x-(ratelimit|service)-/.test(h))).toEqual(
-      [],
-    );
+    expect([...refused.headers.keys()].filter((h) => /^x-(ratelimit|service)-/.test(h))).toEqual([
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+    ]);
   });
 
   // contract §17.1: every route validates and echoes X-Request-ID, a free or anonymous one too.
