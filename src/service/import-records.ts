@@ -167,6 +167,12 @@ export async function importNdjson(
   };
 }
 
+/** At most five key names, then how many more: a whole record's keys would fill the report. */
+function namedKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).join(', ');
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown;
+}
+
 function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion | string[] {
   let json: unknown;
   try {
@@ -182,7 +188,12 @@ function validateLine(text: string, deps: AppDeps): Opportunity | ImportDeletion
   if (isDeletionLine(json)) {
     const deletion = ImportDeletion.safeParse(json);
     if (deletion.success) return deletion.data;
-    return deletion.error.issues.map((i) => `${i.path.join('.') || '(deletion)'}: ${i.message}`);
+    return deletion.error.issues.map((i) =>
+      // A record line that also says `deleted` is read as a deletion: say what a deletion holds.
+      i.code === 'unrecognized_keys'
+        ? `(deletion): a deletion line holds only id, deleted and changed_at; this one also has ${namedKeys(i.keys)}`
+        : `${i.path.join('.') || '(deletion)'}: ${i.message}`,
+    );
   }
   const parsed = Opportunity.safeParse(json);
   if (!parsed.success) {

@@ -81,6 +81,10 @@ it('removes records by deletion lines: 404, gone from list and count, tombstones
   expect(rejected.map((r) => r.line)).toEqual([2, 4, 5, 6]);
   expect(rejected[0]?.errors.join()).toContain(missing);
   expect(rejected[0]?.errors.join()).toContain('not a stored record');
+  // A line that says deleted is a deletion: the reason says what a deletion holds.
+  expect(rejected[3]?.errors).toEqual([
+    '(deletion): a deletion line holds only id, deleted and changed_at; this one also has title',
+  ]);
 
   expect((await get(`/v1/opportunities/${r0}`)).status).toBe(404);
   expect((await get(`/v1/opportunities/${r1}`)).status).toBe(404);
