@@ -144,11 +144,26 @@ async function writeWatermark(
   watermark: number,
   index?: { name: string; uuid: string },
 ) {
+  // A watermark written for another index is also what the feed shows: that index (refreshed and
+  // swapped in by reindex, or created empty for a sync to start again) is what searches read now.
   await client.query(
     `UPDATE sync_state SET watermark = $2, index_name = COALESCE($3, index_name),
-            index_uuid = COALESCE($4, index_uuid), updated_at = now()
+            index_uuid = COALESCE($4, index_uuid), updated_at = now(),
+            visible_watermark = CASE WHEN $3::text IS NULL THEN visible_watermark ELSE $2 END
      WHERE index_alias = $1`,
     [alias, watermark, index?.name ?? null, index?.uuid ?? null],
+  );
+}
+
+/**
+ * contract §12.2: the feed shows changes up to here. Written once what was indexed is searchable
+ * (refreshed) and this process's caches and the others' (the index-changed notice) have let go of
+ * older answers, so a client that reads a change in the feed finds it in list and count.
+ */
+async function publishWatermark(client: PoolClient, alias: string, watermark: number) {
+  await client.query(
+    'UPDATE sync_state SET visible_watermark = $2 WHERE index_alias = $1 AND visible_watermark < $2',
+    [alias, watermark],
   );
 }
 
@@ -252,6 +267,9 @@ async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise
   );
   const refreshed = await refreshSafely(deps, deps.alias);
   if (result.indexed || result.deleted) await indexChanged(deps.pool, deps.alias);
+  // A refresh that kept failing still publishes: the index's own refresh interval (1 s) makes
+  // the batches searchable, and a feed held back until the next sync would stall for as long.
+  await publishWatermark(client, deps.alias, result.watermark);
   return { ...result, index, refreshed };
 }
 
@@ -277,11 +295,16 @@ export async function followStore(deps: SyncDeps, refreshPending = false): Promi
   return result ?? { ran: false, reason: 'locked' };
 }
 
-/** Whether the store holds a change (record or deletion) the index has not seen. */
+/**
+ * Whether the store holds a change (record or deletion) the index has not seen, or the feed does
+ * not show one the index has (a sync that stopped between its last batch and its publication).
+ */
 async function storeAhead(client: PoolClient, deps: SyncDeps): Promise<boolean> {
   const res = await client.query<{ ahead: boolean; index_uuid: string | null }>(
     `SELECT COALESCE((SELECT max(sync_seq) FROM opportunities), 0)
-          > COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0) AS ahead,
+          > COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0)
+         OR COALESCE((SELECT visible_watermark < watermark FROM sync_state
+                       WHERE index_alias = $1), false) AS ahead,
             (SELECT index_uuid FROM sync_state WHERE index_alias = $1) AS index_uuid`,
     [deps.alias],
   );
@@ -343,6 +366,7 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
       await deps.search.indices.refresh({ index: deps.alias });
       await indexChanged(deps.pool, deps.alias);
     }
+    await publishWatermark(client, deps.alias, caughtUp.watermark);
     return {
       indexed: filled.indexed + caughtUp.indexed,
       deleted: caughtUp.deleted,

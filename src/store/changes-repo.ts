@@ -28,7 +28,7 @@ export interface ChangeFeedQuery {
    */
   horizon?: number | null;
   limit: number;
-  /** Only changes the search index has applied (sync_state.watermark of this alias). */
+  /** Only changes list and count reflect (sync_state.visible_watermark of this alias). */
   alias: string;
 }
 
@@ -36,7 +36,7 @@ export interface ChangeFeedQuery {
 // of opportunities_change_time (migration 005) for the planner to read a recent since by time.
 const COLUMNS = 'o.sync_seq AS seq, o.id, o.deleted_at, o.record';
 const BOUNDS = `o.sync_seq > $1
-  AND o.sync_seq <= COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $2), 0)`;
+  AND o.sync_seq <= COALESCE((SELECT visible_watermark FROM sync_state WHERE index_alias = $2), 0)`;
 const FROM_START = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
   ORDER BY o.sync_seq LIMIT $3`;
 const SINCE = `SELECT ${COLUMNS} FROM opportunities o WHERE ${BOUNDS}
@@ -52,7 +52,7 @@ const SINCE_THEN_ALL = `SELECT * FROM (
     ORDER BY o.sync_seq LIMIT $3)
 ) c ORDER BY seq LIMIT $3`;
 const HORIZON =
-  'SELECT COALESCE((SELECT watermark FROM sync_state WHERE index_alias = $1), 0) AS seq';
+  'SELECT COALESCE((SELECT visible_watermark FROM sync_state WHERE index_alias = $1), 0) AS seq';
 
 /** Where the change feed reads from: the store below, or the fast suite's memory. */
 export interface ChangeLog {
