@@ -38,16 +38,17 @@ export function parseCursorKeys(envValue: string): CursorKey[] {
     .filter((p) => p !== '');
   if (pairs.length === 0)
     throw new Error('CURSOR_SIGNING_KEYS: at least one kid=secret is required');
-  const keys = pairs.map((pair) => {
+  const keys = pairs.map((pair, i) => {
     const at = pair.indexOf('=');
     const kid = at < 0 ? '' : pair.slice(0, at);
     const secret = at < 0 ? '' : pair.slice(at + 1);
     if (kid === '' || secret === '') {
       throw new Error('CURSOR_SIGNING_KEYS: each entry must be kid=secret');
     }
+    // Named by position: a secret pasted without its kid= (base64 ends in =) reads as a kid.
     if (secret.length < MIN_SECRET_LENGTH) {
       throw new Error(
-        `CURSOR_SIGNING_KEYS: the secret of ${kid} must be at least ${MIN_SECRET_LENGTH} characters`,
+        `CURSOR_SIGNING_KEYS: the secret of entry ${i + 1} must be at least ${MIN_SECRET_LENGTH} characters`,
       );
     }
     return { kid, secret };

@@ -255,7 +255,7 @@ describe('values refused by the schema', () => {
   it.each([
     [
       { CURSOR_SIGNING_KEYS: 'k1=tooshort' },
-      'CURSOR_SIGNING_KEYS: the secret of k1 must be at least 32',
+      'CURSOR_SIGNING_KEYS: the secret of entry 1 must be at least 32',
     ],
     [{ CURSOR_SIGNING_KEYS: 'short' }, 'CURSOR_SIGNING_KEYS: each entry must be kid=secret'],
     [

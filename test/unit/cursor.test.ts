@@ -158,4 +158,14 @@ describe('parseCursorKeys', () => {
   it.each(['', 'k1', '=secret', 'k1=', 'k1=x,,k2'])('rejects %j', (value) => {
     expect(() => parseCursorKeys(value)).toThrow(/CURSOR_SIGNING_KEYS/);
   });
+
+  // A base64 secret pasted without its kid= reads as kid "<most of the secret>" and secret "=":
+  // the message named that kid, printing the secret to the deploy log.
+  it('names an entry by its position, never by what may be a secret', () => {
+    const pasted = 'Qm9ndXNTZWNyZXRWYWx1ZQ==';
+    expect(() => parseCursorKeys(`k1=${SECRET_A},${pasted}`)).toThrow(
+      'CURSOR_SIGNING_KEYS: the secret of entry 2 must be at least 32 characters',
+    );
+    expect(() => parseCursorKeys(pasted)).not.toThrow(/Qm9ndXNTZWNyZXRWYWx1ZQ/);
+  });
 });
