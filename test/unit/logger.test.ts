@@ -130,6 +130,11 @@ it('redactString finds a key behind percent-escapes', () => {
     `/v1/opportunities/%6F${key.slice(1)}`,
     `/${key.slice(0, 4)}%5F${key.slice(5)}`,
     `/%6f%70%70%6b%5f${key.slice(5)}`,
+    // Encoded twice, or with an invisible character after the prefix (an audit found both
+    // logged whole).
+    `/v1/opportunities/${key.slice(0, 4)}%255F${key.slice(5)}`,
+    `/v1/opportunities/oppk_%E2%80%8B${key.slice(5)}`,
+    `oppk_\u200b${key.slice(5)}`,
   ]) {
     const out = redactString(path);
     expect(out).not.toContain(key.slice(5));
