@@ -21,3 +21,12 @@ export const RECORD_TOKENS = {
   /** The text block of a 25-record search page: whole records, and with fields=AGENT_FIELDS. */
   page25: { whole: 12_900, agentFields: 2_800 },
 } as const;
+
+/**
+ * The result budget in force (MCP_MAX_RESULT_BYTES, contract §21.11) in words, for the MCP
+ * instructions and /llms.txt: an agent plans its pages by this server's, not by the default. A
+ * token is about four bytes of this JSON (the figures above: 25 whole records, about 51 KB).
+ */
+export const budgetInWords = (maxBytes: number) =>
+  `${maxBytes.toLocaleString('en-US')} bytes on this server, about ` +
+  `${Math.round(maxBytes / 4).toLocaleString('en-US')} tokens`;

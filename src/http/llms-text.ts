@@ -2,13 +2,13 @@
 // endpoint, a parameter family, a cost rule or an MCP tool, say so here (a test checks that every
 // documented /v1 path and every MCP tool is named).
 
-import { AGENT_FIELDS, RECORD_TOKENS } from '../domain/record-tokens';
+import { AGENT_FIELDS, budgetInWords, RECORD_TOKENS } from '../domain/record-tokens';
 
 const { record, page25 } = RECORD_TOKENS;
 const n = (value: number) => value.toLocaleString('en-US');
 const AGENT_LIST = AGENT_FIELDS.join(',');
 
-export function llmsText(baseUrl: string): string {
+export function llmsText(baseUrl: string, maxResultBytes: number): string {
   return `# Technology Contract Opportunity Read API
 
 > Read-only API over normalized technology contract and freelance opportunities (W2 contract,
@@ -143,7 +143,7 @@ export function llmsText(baseUrl: string): string {
   get_occupation_taxonomy (free), get_usage (free; the same body as /v1/usage).
 - Resource: taxonomy://occupations (application/json, the taxonomy envelope; resources/read).
 - Tool problems come back as results with isError and the error envelope, with the REST codes.
-- One tool result stays within a byte budget (80,000 bytes by default, about 20,000 tokens): a
+- One tool result stays within a byte budget (${budgetInWords(maxResultBytes)}): a
   search page that would pass it stops early with has_more true and next_cursor right after the
   last returned record (nothing skipped; what did not come is not charged). fields makes more
   records fit.

@@ -74,7 +74,11 @@ const TRANSPORT_HEADERS = [
 
 export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadService): Router {
   const router = Router();
-  const parts = serverParts(createTools(deps, reads), taxonomyDocument(deps.taxonomy).body);
+  const parts = serverParts(
+    createTools(deps, reads),
+    taxonomyDocument(deps.taxonomy).body,
+    deps.env.MCP_MAX_RESULT_BYTES,
+  );
   const authenticated = new WeakMap<Request, AuthContext>();
   // The modern leg builds its Server through a factory that sees only the web Request: each
   // request's scope is found by it.

@@ -6,7 +6,7 @@ import type { TaxonomyEnvelope } from '../domain/envelopes';
 import type { Logger } from '../infra/logger';
 import type { Caller, Refused } from '../service/read-service';
 import type { DeferredJson } from './deferred-json';
-import { SERVER_INSTRUCTIONS } from './descriptions';
+import { serverInstructions } from './descriptions';
 import { guardRequestHandlers, refuseCursor, unknownName } from './protocol-errors';
 import { registerResources, taxonomyResource, type TaxonomyResource } from './resources';
 import type { ToolDefinition } from './tools';
@@ -61,17 +61,21 @@ export interface ServerParts {
   byName: ReadonlyMap<string, ToolDefinition>;
   taxonomy: TaxonomyResource;
   validator: AjvJsonSchemaValidator;
+  /** The server's instructions, naming the result budget in force (contract §21.11). */
+  instructions: string;
 }
 
 export function serverParts(
   tools: readonly ToolDefinition[],
   taxonomy: TaxonomyEnvelope,
+  maxResultBytes: number,
 ): ServerParts {
   return {
     tools,
     byName: new Map(tools.map((t) => [t.name as string, t])),
     taxonomy: taxonomyResource(taxonomy),
     validator: new AjvJsonSchemaValidator(),
+    instructions: serverInstructions(maxResultBytes),
   };
 }
 
@@ -87,7 +91,7 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
       tools: { listChanged: false },
       resources: { listChanged: false, subscribe: false },
     },
-    instructions: SERVER_INSTRUCTIONS,
+    instructions: parts.instructions,
     jsonSchemaValidator: parts.validator,
   });
   registerResources(server, parts.taxonomy);

@@ -11,7 +11,7 @@ import {
   COUNT_DESCRIPTION,
   GET_DESCRIPTION,
   ID_DESCRIPTION,
-  SEARCH_DESCRIPTION,
+  searchDescription,
   TAXONOMY_DESCRIPTION,
   USAGE_DESCRIPTION,
 } from './descriptions';
@@ -183,7 +183,7 @@ export function createTools(deps: Settings, reads: ReadService): readonly ToolDe
     {
       name: 'search_opportunities',
       title: 'Search opportunities',
-      description: SEARCH_DESCRIPTION,
+      description: searchDescription(budget.maxBytes),
       ...schemas.search_opportunities,
       annotations: { title: 'Search opportunities', ...READ_ONLY },
       billable: true,

@@ -22,6 +22,35 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+// An agent plans by the budget in force: the instructions and /llms.txt said 80,000 bytes "by
+// default" whatever the server's.
+it('the instructions and /llms.txt name the budget in force', async () => {
+  const res = await fetch(`${app.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'X-API-Key': app.reader().key,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'budget', version: '1' },
+      },
+    }),
+  });
+  const { result } = (await res.json()) as { result: { instructions: string } };
+  expect(result.instructions).toContain('8,000 bytes on this server, about 2,000 tokens');
+  expect(result.instructions).not.toContain('80,000');
+  const llms = await (await fetch(`${app.baseUrl}/llms.txt`)).text();
+  expect(llms).toContain('8,000 bytes on this server, about 2,000 tokens');
+  expect(llms).not.toContain('80,000');
+});
+
 describe.each([v1, pinned].map((k) => k as NonNullable<typeof k>))('$name', (kind) => {
   let key: string;
   let client: McpClient;

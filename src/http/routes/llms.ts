@@ -13,7 +13,9 @@ export function llmsRoutes(env: Env): Router {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     // A text built from Host must never be served from a cache to a client that sent another.
     if (baseFromHost(env)) res.setHeader('Vary', 'Host');
-    res.type('text/plain; charset=utf-8').send(llmsText(publicBase(env, req)));
+    res
+      .type('text/plain; charset=utf-8')
+      .send(llmsText(publicBase(env, req), env.MCP_MAX_RESULT_BYTES));
   });
   return router;
 }
