@@ -144,12 +144,9 @@ async function writeWatermark(
   watermark: number,
   index?: { name: string; uuid: string },
 ) {
-  // A watermark written for another index is also what the feed shows: that index (refreshed and
-  // swapped in by reindex, or created empty for a sync to start again) is what searches read now.
   await client.query(
     `UPDATE sync_state SET watermark = $2, index_name = COALESCE($3, index_name),
-            index_uuid = COALESCE($4, index_uuid), updated_at = now(),
-            visible_watermark = CASE WHEN $3::text IS NULL THEN visible_watermark ELSE $2 END
+            index_uuid = COALESCE($4, index_uuid), updated_at = now()
      WHERE index_alias = $1`,
     [alias, watermark, index?.name ?? null, index?.uuid ?? null],
   );
@@ -158,13 +155,24 @@ async function writeWatermark(
 /**
  * contract §12.2: the feed shows changes up to here. Written once what was indexed is searchable
  * (refreshed) and this process's caches and the others' (the index-changed notice) have let go of
- * older answers, so a client that reads a change in the feed finds it in list and count.
+ * older answers, so a client that reads a change in the feed finds it in list and count. It only
+ * rises: an index rebuilt from watermark 0 (lost, created anew) leaves the feed where it was, so a
+ * new feed's horizon is never 0 for the rebuild's length (every record "after" it).
  */
 async function publishWatermark(client: PoolClient, alias: string, watermark: number) {
   await client.query(
     'UPDATE sync_state SET visible_watermark = $2 WHERE index_alias = $1 AND visible_watermark < $2',
     [alias, watermark],
   );
+}
+
+/** Whether publishing `watermark` would show changes the feed does not show yet. */
+async function unpublished(client: PoolClient, alias: string, watermark: number) {
+  const res = await client.query<{ behind: boolean }>(
+    'SELECT visible_watermark < $2 AS behind FROM sync_state WHERE index_alias = $1',
+    [alias, watermark],
+  );
+  return res.rows[0]?.behind === true;
 }
 
 /**
@@ -266,7 +274,15 @@ async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise
     writeWatermark(client, deps.alias, w),
   );
   const refreshed = await refreshSafely(deps, deps.alias);
-  if (result.indexed || result.deleted) await indexChanged(deps.pool, deps.alias);
+  // The notice also when nothing was indexed now but a sync that stopped before its notice left
+  // changes unpublished: the caches may still hold answers from before them.
+  if (
+    result.indexed ||
+    result.deleted ||
+    (await unpublished(client, deps.alias, result.watermark))
+  ) {
+    await indexChanged(deps.pool, deps.alias);
+  }
   // A refresh that kept failing still publishes: the index's own refresh interval (1 s) makes
   // the batches searchable, and a feed held back until the next sync would stall for as long.
   await publishWatermark(client, deps.alias, result.watermark);
