@@ -35,10 +35,11 @@ function percentDecoded(value: string): string {
 
 /**
  * A key behind a few characters that are not base62 (`oppk_` and an invisible space, the
- * underscore swapped): the key's shape is not what a log must look for, its secret run is. Logs
+ * underscore swapped): the key's shape is not what a log must look for, its secret run is (32
+ * base62 characters or more, as a key's; a shorter run after `oppk.` is some other word). Logs
  * only: an echo to the caller keeps the exact shape of domain/key-shape.ts.
  */
-const DISGUISED_KEY = /oppk(?!_\[redacted\])[^A-Za-z0-9]{1,8}[A-Za-z0-9]{8,}/gi;
+const DISGUISED_KEY = /oppk(?!_\[redacted\])[^A-Za-z0-9]{1,8}[A-Za-z0-9]{32,}/gi;
 
 function scrubbed(value: string): string {
   let out = redactKeys(value).replace(DISGUISED_KEY, 'oppk_[redacted]');
@@ -67,8 +68,12 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] =
-      SECRET_FIELD.test(k) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1);
+    // contract §17.5: an accepted request id holds no key-like run (middleware/request-id.ts
+    // refused it) and is logged exactly as sent, so that it can be found by its own text.
+    if (k === 'request_id' && typeof v === 'string') out[k] = v;
+    else
+      out[k] =
+        SECRET_FIELD.test(k) && v !== undefined && v !== null ? REDACTED : redact(v, depth + 1);
   }
   return out;
 }

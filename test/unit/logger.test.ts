@@ -50,6 +50,21 @@ it('puts the request id on every line written inside a request, across awaits', 
   ]);
 });
 
+// contract §17.5: an accepted id is logged exactly as sent (an id such as `oppk:run12345678` was
+// logged as `oppk_[redacted]`, and could not be found by its own text).
+it.each(['oppk:run12345678', 'shop.oppk-20261130abc', 'Oppk:Q4report2026'])(
+  'logs the accepted request id %s as sent, in the context and in the fields',
+  async (id) => {
+    const { logger, parsed } = capture();
+    await runWithRequestId(id, async () => {
+      logger.info('served', { request_id: id, path: '/v1/opportunities/count' });
+      await Promise.resolve();
+      logger.info('context');
+    });
+    expect(parsed().map((l) => l.request_id)).toEqual([id, id]);
+  },
+);
+
 it('redacts keys in any field, credential headers by name, and keys in the message', () => {
   const { logger, lines } = capture();
   logger.error(`failed for ${KEY}`, {
@@ -140,6 +155,8 @@ it('redactString finds a key behind percent-escapes', () => {
     expect(out).not.toContain(key.slice(5));
     expect(out).toContain('oppk_[redacted]');
   }
-  // Escapes without a key stay as they were.
+  // Escapes without a key stay as they were, and so do words after oppk that are no secret.
   expect(redactString('/v1/opportunities/caf%C3%A9')).toBe('/v1/opportunities/caf%C3%A9');
+  expect(redactString('/v1/x.oppk.abcdefghij')).toBe('/v1/x.oppk.abcdefghij');
+  expect(redactString('shop.oppk-20261130abc')).toBe('shop.oppk-20261130abc');
 });
