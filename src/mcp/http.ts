@@ -18,6 +18,7 @@ import { createMcpServer, serverParts, type RequestScope } from './server';
 import { createTools } from './tools';
 import { taxonomyDocument } from '../service/taxonomy-service';
 import {
+  discoverUnderEraRevision,
   envelopeProbeRefusal,
   fromTransportRefusal,
   methodNotFound,
@@ -287,6 +288,10 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
       const probe = envelopeProbeRefusal(answer.status, text, req.body);
       if (probe)
         return { status: 400, contentType: 'application/json', text: JSON.stringify(probe) };
+      if (answer.status === 400) {
+        const misplaced = discoverUnderEraRevision(req.body);
+        if (misplaced) throw misplaced;
+      }
       throw refusalOf(answer.status, text);
     }
     const contentType = answer.headers.get('content-type') ?? undefined;

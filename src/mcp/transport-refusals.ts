@@ -156,7 +156,30 @@ export function envelopeProbeRefusal(
   if (code !== UNSUPPORTED_PROTOCOL_VERSION) return null;
   const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
   const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+  // A revision this server speaks (a 2025-era one, which has no server/discover) is no probe of a
+  // newer client: "unsupported" would contradict the list of revisions given with it.
+  if (typeof named === 'string' && SERVED_REVISIONS.has(named)) return null;
   return versionProbeRefusal(body, typeof named === 'string' ? named : undefined);
+}
+
+/**
+ * A `server/discover` under a 2025-era revision this server speaks, which has no such method:
+ * said as it is (the transport's -32022 read "unsupported" of a revision the server names as
+ * spoken). Null for any other message.
+ */
+export function discoverUnderEraRevision(body: unknown): ApiError | null {
+  const { method, params } = body as { method?: unknown; params?: { _meta?: unknown } };
+  if (method !== 'server/discover') return null;
+  const named = (params?._meta as Record<string, unknown> | undefined)?.[
+    'io.modelcontextprotocol/protocolVersion'
+  ];
+  if (typeof named !== 'string' || named === SPOKEN_REVISIONS[0] || !SERVED_REVISIONS.has(named))
+    return null;
+  return invalidFilter(
+    'body',
+    'unsupported',
+    `server/discover is a ${SPOKEN_REVISIONS[0]} request: send it under ${SPOKEN_REVISIONS[0]}, or open a ${said(named)} session with initialize.`,
+  );
 }
 
 /** The revisions of contract §21.4, newest first. */

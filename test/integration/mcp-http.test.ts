@@ -502,6 +502,28 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       },
     );
 
+    // A 2025-era revision is spoken here but has no server/discover: not "unsupported".
+    it.each(['2025-06-18', '2025-11-25'])(
+      'a server/discover under %s → 400 saying which revision has it, not UnsupportedProtocolVersion',
+      async (revision) => {
+        const probe = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'server/discover',
+          params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': revision } },
+        });
+        const res = await post(probe, {
+          'X-API-Key': await newKey(),
+          'Mcp-Method': 'server/discover',
+        });
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe('invalid_filter');
+        expect(body.error.message).toContain('server/discover is a 2026-07-28 request');
+        expect(body.error.message).not.toContain('Unsupported');
+      },
+    );
+
     it('server/discover lists the revisions and the same capabilities', async () => {
       const res = await post(modern('server/discover'), {
         'X-API-Key': await newKey(),
