@@ -68,7 +68,7 @@ export function createApp(capabilities: Capabilities, options: AppOptions = {}):
   app.use(opportunityRoutes(settings, auth, reads));
   app.use(
     '/mcp',
-    mountedAt,
+    mountedAt('/mcp'),
     assembledOnDemand(
       async () => (await import('../mcp/http')).mcpRoutes(settings, auth, reads),
       options.mcp ?? 'on-first-request',

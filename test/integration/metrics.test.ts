@@ -99,6 +99,18 @@ it('counts /mcp requests under /mcp, refused or served', async () => {
   expect((await post({ 'X-API-Key': key })).status).toBe(200);
   expect(await sample('http_requests_total', refused)).toBe(refusedBefore + 1);
   expect(await sample('http_requests_total', served)).toBe(servedBefore + 1);
+  // Refused before its route (a foreign Origin), and spelled in another case: still /mcp.
+  const foreign = { method: 'POST', route: '/mcp', status: '403' };
+  const foreignBefore = await sample('http_requests_total', foreign);
+  expect((await post({ 'X-API-Key': key, Origin: 'http://evil.example' })).status).toBe(403);
+  expect(await sample('http_requests_total', foreign)).toBe(foreignBefore + 1);
+  const upper = await fetch(`${ctx.baseUrl}/MCP`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: '{}',
+  });
+  expect(upper.status).toBe(401);
+  expect(await sample('http_requests_total', refused)).toBe(refusedBefore + 2);
 });
 
 it('counts deliveries by how they were paid, and wallet charges', async () => {

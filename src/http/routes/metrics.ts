@@ -13,10 +13,10 @@ import { isProduction, type Env } from '../../config';
 export function requestMetrics(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   res.on('finish', () => {
-    const base = (res.locals as MountedAt).mountedAt ?? req.baseUrl;
-    const path = String(req.route?.path);
-    // A mounted router's own root is the mount's path: /mcp, not /mcp/.
-    const route = req.route ? (base !== '' && path === '/' ? base : `${base}${path}`) : 'unmatched';
+    // A mounted router's requests carry the mount's path as written in the code, matched or not
+    // (a refusal before its route, /MCP in another case, /mcp/).
+    const mounted = (res.locals as MountedAt).mountedAt;
+    const route = mounted ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched');
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     metrics.request(req.method, route, res.statusCode, seconds);
   });
@@ -28,13 +28,16 @@ interface MountedAt {
 }
 
 /**
- * Put before a router mounted at a path: its requests' series carry that path. A request the
- * router passes on with an error has left it when its response finishes, and express has then put
- * req.baseUrl back to the app's (a refused /mcp request was counted as route "/").
+ * Put before a router mounted at `path` (one route, as /mcp's): its requests' series carry that
+ * path. A request the router passes on with an error has left it when its response finishes, and
+ * express has then put req.baseUrl back to the app's (a refused /mcp request was counted as route
+ * "/"); a request refused before the route is unmatched; and req.baseUrl is the client's spelling.
  */
-export function mountedAt(req: Request, res: Response, next: NextFunction): void {
-  (res.locals as MountedAt).mountedAt = req.baseUrl;
-  next();
+export function mountedAt(path: string) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    (res.locals as MountedAt).mountedAt = path;
+    next();
+  };
 }
 
 /**
