@@ -156,9 +156,10 @@ export function envelopeProbeRefusal(
   if (code !== UNSUPPORTED_PROTOCOL_VERSION) return null;
   const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
   const named = meta?.['io.modelcontextprotocol/protocolVersion'];
-  // A revision this server speaks (a 2025-era one, which has no server/discover) is no probe of a
-  // newer client: "unsupported" would contradict the list of revisions given with it.
-  if (typeof named === 'string' && SERVED_REVISIONS.has(named)) return null;
+  // A revision this server advertises (a 2025-era one, which has no server/discover) is no probe
+  // of a newer client: "unsupported" would contradict the list of revisions given with it. Older
+  // ones, served through initialize but not advertised, are refused as unsupported as before.
+  if (typeof named === 'string' && isSpoken(named)) return null;
   return versionProbeRefusal(body, typeof named === 'string' ? named : undefined);
 }
 
@@ -173,8 +174,7 @@ export function discoverUnderEraRevision(body: unknown): ApiError | null {
   const named = (params?._meta as Record<string, unknown> | undefined)?.[
     'io.modelcontextprotocol/protocolVersion'
   ];
-  if (typeof named !== 'string' || named === SPOKEN_REVISIONS[0] || !SERVED_REVISIONS.has(named))
-    return null;
+  if (typeof named !== 'string' || named === SPOKEN_REVISIONS[0] || !isSpoken(named)) return null;
   return invalidFilter(
     'body',
     'unsupported',
@@ -184,6 +184,8 @@ export function discoverUnderEraRevision(body: unknown): ApiError | null {
 
 /** The revisions of contract §21.4, newest first. */
 export const SPOKEN_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18'] as const;
+
+const isSpoken = (revision: string) => (SPOKEN_REVISIONS as readonly string[]).includes(revision);
 
 /**
  * Every revision the endpoint serves: those of contract §21.4 and the older ones the SDK still

@@ -468,17 +468,19 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     // contract §21.4.4: how a client newer than the server opens.
     // Named by the header, or by the body's envelope alone (a client that sends no header).
     it.each([
-      ['in the header and the envelope', { 'MCP-Protocol-Version': '2099-01-01' }],
-      ['in the envelope only', {}],
+      ['in the header and the envelope', '2099-01-01', { 'MCP-Protocol-Version': '2099-01-01' }],
+      ['in the envelope only', '2099-01-01', {}],
+      // Served through initialize for the 1.x SDK, not advertised (contract §21.4.1).
+      ['an older one, in the envelope only', '2024-11-05', {}],
     ])(
       'a server/discover probe under a revision it does not speak (%s) → 400 UnsupportedProtocolVersion listing the spoken ones',
-      async (_named, header) => {
+      async (_named, revision, header) => {
         const probe = JSON.stringify({
           jsonrpc: '2.0',
           id: 9,
           method: 'server/discover',
           params: {
-            _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
+            _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': revision },
           },
         });
         const res = await post(probe, {
@@ -492,10 +494,10 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
           id: 9,
           error: {
             code: -32022,
-            message: expect.stringContaining('2099-01-01') as string,
+            message: expect.stringContaining(revision) as string,
             data: {
               supported: ['2026-07-28', '2025-11-25', '2025-06-18'],
-              requested: '2099-01-01',
+              requested: revision,
             },
           },
         });
