@@ -12,15 +12,23 @@ CURSOR_SIGNING_KEYS (required with NODE_ENV=production, as for the API), LOG_LEV
 OPENSEARCH_BULK_TIMEOUT_MS (bound on one bulk call, default 120000).
 `;
 
-export function overview(commands: readonly Command[]): string {
+/**
+ * How the CLI was started, as the operator types it: the built one (`dist/cli/main.js`, a
+ * deployment without tsx or `src/`) is `npm run cli:prod --`; `npm run cli --` would fail there.
+ */
+export function invocation(script = process.argv[1] ?? ''): string {
+  return script.endsWith('.js') ? 'npm run cli:prod --' : 'npm run cli --';
+}
+
+export function overview(commands: readonly Command[], run = invocation()): string {
   return (
-    'usage: npm run cli -- COMMAND [args] [--json]\n\n' +
+    `usage: ${run} COMMAND [args] [--json]\n\n` +
     commands.map((c) => `  ${c.usage}`).join('\n') +
-    '\n\n`npm run cli -- COMMAND --help` describes one command.\n\n' +
+    `\n\n\`${run} COMMAND --help\` describes one command.\n\n` +
     COMMON
   );
 }
 
-export function commandHelp(command: Command): string {
-  return `usage: npm run cli -- ${command.usage}\n${command.help ? `\n${command.help.trim()}\n` : ''}\n${COMMON}`;
+export function commandHelp(command: Command, run = invocation()): string {
+  return `usage: ${run} ${command.usage}\n${command.help ? `\n${command.help.trim()}\n` : ''}\n${COMMON}`;
 }

@@ -24,11 +24,19 @@ import { ROOMY } from '../support/factories';
 // fixed seed and few runs; `npm run fuzz` runs more (FUZZ_RUNS, FUZZ_SEED; FUZZ_SEED=random picks
 // one). The seed is printed so that any failure can be replayed.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+/** A whole number from the environment, or the run stops: `FUZZ_RUNS=abc` ran nothing and passed. */
+function wholeNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`${name} must be a whole number, got ${raw}`);
+  return Number(raw);
+}
+
+const RUNS = wholeNumber('FUZZ_RUNS', 30);
 const SEED =
   process.env.FUZZ_SEED === 'random'
     ? Math.floor(Math.random() * 2 ** 31)
-    : Number(process.env.FUZZ_SEED ?? 20261123);
+    : wholeNumber('FUZZ_SEED', 20261123);
 /** Generous per property: a loaded machine, a long `npm run fuzz`, and shrinking after a failure. */
 const TIMEOUT = 120_000 + RUNS * 3_000;
 

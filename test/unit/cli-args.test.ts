@@ -1,4 +1,5 @@
 import { checkArguments, parseArgs, UsageError } from '../../src/cli/command';
+import { commandHelp, invocation, overview } from '../../src/cli/help';
 import { commands } from '../../src/cli/commands';
 import { inFlags } from '../../src/cli/commands/account-create';
 
@@ -151,5 +152,21 @@ describe('inFlags', () => {
     ['no account x', 'no account x'],
   ])('%s → %s', (message, said) => {
     expect(inFlags(message)).toBe(said);
+  });
+});
+
+// A deployment of dist/ has no tsx and no src/: its help named `npm run cli --`, which fails there.
+describe('help', () => {
+  it('names the invocation that works where the CLI runs', () => {
+    expect(invocation('/srv/app/dist/cli/main.js')).toBe('npm run cli:prod --');
+    expect(invocation('/work/main/src/cli/main.ts')).toBe('npm run cli --');
+    const migrate = commands.find((c) => c.name === 'migrate');
+    if (!migrate) throw new Error('no migrate command');
+    expect(commandHelp(migrate, 'npm run cli:prod --')).toMatch(
+      /^usage: npm run cli:prod -- migrate +apply pending migrations/,
+    );
+    expect(overview(commands, 'npm run cli:prod --')).toContain(
+      '`npm run cli:prod -- COMMAND --help` describes one command.',
+    );
   });
 });
