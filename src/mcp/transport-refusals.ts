@@ -136,6 +136,13 @@ export function versionProbeRefusal(
   };
 }
 
+/** The revision a 2026-07-28 message's `_meta` envelope names, if it names one. */
+function envelopeRevision(body: unknown): string | undefined {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+  return typeof named === 'string' ? named : undefined;
+}
+
 /**
  * The SDK's -32022 for a `server/discover` whose revision only its body's envelope names (no
  * MCP-Protocol-Version header for http.ts to check first): the probe refusal of contract §21.4.4,
@@ -154,13 +161,12 @@ export function envelopeProbeRefusal(
     return null;
   }
   if (code !== UNSUPPORTED_PROTOCOL_VERSION) return null;
-  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
-  const named = meta?.['io.modelcontextprotocol/protocolVersion'];
+  const named = envelopeRevision(body);
   // A revision this server advertises (a 2025-era one, which has no server/discover) is no probe
   // of a newer client: "unsupported" would contradict the list of revisions given with it. Older
   // ones, served through initialize but not advertised, are refused as unsupported as before.
-  if (typeof named === 'string' && isSpoken(named)) return null;
-  return versionProbeRefusal(body, typeof named === 'string' ? named : undefined);
+  if (named !== undefined && isSpoken(named)) return null;
+  return versionProbeRefusal(body, named);
 }
 
 /**
@@ -169,12 +175,9 @@ export function envelopeProbeRefusal(
  * spoken). Null for any other message.
  */
 export function discoverUnderEraRevision(body: unknown): ApiError | null {
-  const { method, params } = body as { method?: unknown; params?: { _meta?: unknown } };
-  if (method !== 'server/discover') return null;
-  const named = (params?._meta as Record<string, unknown> | undefined)?.[
-    'io.modelcontextprotocol/protocolVersion'
-  ];
-  if (typeof named !== 'string' || named === SPOKEN_REVISIONS[0] || !isSpoken(named)) return null;
+  if ((body as { method?: unknown }).method !== 'server/discover') return null;
+  const named = envelopeRevision(body);
+  if (named === undefined || named === SPOKEN_REVISIONS[0] || !isSpoken(named)) return null;
   return invalidFilter(
     'body',
     'unsupported',

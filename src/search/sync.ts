@@ -124,17 +124,27 @@ interface SyncState {
   watermark: number;
   /** The uuid of the index the watermark was written for; null before migration 009's first sync. */
   indexUuid: string | null;
+  /** What the change feed shows (publishWatermark); only a sync holding the lock moves it. */
+  visible: number;
 }
 
 async function readSyncState(client: PoolClient, alias: string): Promise<SyncState> {
-  const res = await client.query<{ watermark: string; index_uuid: string | null }>(
+  const res = await client.query<{
+    watermark: string;
+    index_uuid: string | null;
+    visible_watermark: string;
+  }>(
     `INSERT INTO sync_state (index_alias) VALUES ($1)
      ON CONFLICT (index_alias) DO UPDATE SET index_alias = EXCLUDED.index_alias
-     RETURNING watermark, index_uuid`,
+     RETURNING watermark, index_uuid, visible_watermark`,
     [alias],
   );
   const row = res.rows[0];
-  return { watermark: Number(row?.watermark ?? 0), indexUuid: row?.index_uuid ?? null };
+  return {
+    watermark: Number(row?.watermark ?? 0),
+    indexUuid: row?.index_uuid ?? null,
+    visible: Number(row?.visible_watermark ?? 0),
+  };
 }
 
 /** `index` (name and uuid) only when the watermark now describes another index. */
@@ -166,30 +176,22 @@ async function publishWatermark(client: PoolClient, alias: string, watermark: nu
   );
 }
 
-/** Whether publishing `watermark` would show changes the feed does not show yet. */
-async function unpublished(client: PoolClient, alias: string, watermark: number) {
-  const res = await client.query<{ behind: boolean }>(
-    'SELECT visible_watermark < $2 AS behind FROM sync_state WHERE index_alias = $1',
-    [alias, watermark],
-  );
-  return res.rows[0]?.behind === true;
-}
-
 /**
  * Where this sync starts: the watermark, or 0 when the index behind the alias is not the one the
  * watermark was written for. Recorded at once, so a sync that stops midway resumes in this index.
  * A state from before migration 009 (no uuid) with a watermark also starts again: nothing tells
  * that its index is the one it counted, and a second pass over indexed records changes nothing.
+ * With it, what the change feed shows: the sync holds the lock, so nothing else moves it meanwhile.
  */
 async function startingPoint(
   client: PoolClient,
   alias: string,
   index: { name: string; uuid: string },
-): Promise<number> {
+): Promise<{ from: number; visible: number }> {
   const state = await readSyncState(client, alias);
-  if (state.indexUuid === index.uuid) return state.watermark;
+  if (state.indexUuid === index.uuid) return { from: state.watermark, visible: state.visible };
   await writeWatermark(client, alias, 0, index);
-  return 0;
+  return { from: 0, visible: state.visible };
 }
 
 async function bulkApply(deps: SyncDeps, index: string, rows: ChangeRow[]) {
@@ -268,7 +270,7 @@ async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise
   const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
   const uuid = await indexUuid(deps.search, index);
   await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
-  const from = await startingPoint(client, deps.alias, { name: index, uuid });
+  const { from, visible } = await startingPoint(client, deps.alias, { name: index, uuid });
   (deps.progress ?? NO_PROGRESS).phase('index', await countChangesSince(client, from));
   const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
     writeWatermark(client, deps.alias, w),
@@ -276,11 +278,7 @@ async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise
   const refreshed = await refreshSafely(deps, deps.alias);
   // The notice also when nothing was indexed now but a sync that stopped before its notice left
   // changes unpublished: the caches may still hold answers from before them.
-  if (
-    result.indexed ||
-    result.deleted ||
-    (await unpublished(client, deps.alias, result.watermark))
-  ) {
+  if (result.indexed || result.deleted || visible < result.watermark) {
     await indexChanged(deps.pool, deps.alias);
   }
   // A refresh that kept failing still publishes: the index's own refresh interval (1 s) makes

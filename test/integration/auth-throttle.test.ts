@@ -59,6 +59,11 @@ describe('authentication failure throttle', () => {
     expect(throttled.headers.get('x-ratelimit-limit')).toBe('3');
     expect(throttled.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(throttled.headers.get('x-ratelimit-reset')).toBe(retryAfter);
+    // /mcp's refusals are counted in the same window and say so alike.
+    const mcpThrottled = await three.app().call('/mcp', { Authorization: 'Bearer wrong' });
+    expect(mcpThrottled.status).toBe(429);
+    expect(mcpThrottled.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(mcpThrottled.headers.get('x-ratelimit-remaining')).toBe('0');
 
     // The throttle answers only missing and bad keys: a valid key from the same address is
     // served on every endpoint (contract §19.5).

@@ -465,6 +465,18 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       expect(reply.error.message).not.toContain('initialize');
     });
 
+    /** A server/discover whose envelope names `revision`, posted with `headers`. */
+    const discoverUnder = async (revision: string, headers: Record<string, string> = {}) =>
+      post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'server/discover',
+          params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': revision } },
+        }),
+        { 'X-API-Key': await newKey(), ...headers, 'Mcp-Method': 'server/discover' },
+      );
+
     // contract §21.4.4: how a client newer than the server opens.
     // Named by the header, or by the body's envelope alone (a client that sends no header).
     it.each([
@@ -475,19 +487,7 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     ])(
       'a server/discover probe under a revision it does not speak (%s) → 400 UnsupportedProtocolVersion listing the spoken ones',
       async (_named, revision, header) => {
-        const probe = JSON.stringify({
-          jsonrpc: '2.0',
-          id: 9,
-          method: 'server/discover',
-          params: {
-            _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': revision },
-          },
-        });
-        const res = await post(probe, {
-          'X-API-Key': await newKey(),
-          ...header,
-          'Mcp-Method': 'server/discover',
-        });
+        const res = await discoverUnder(revision, header);
         expect(res.status).toBe(400);
         expect(await res.json()).toEqual({
           jsonrpc: '2.0',
@@ -508,16 +508,7 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
     it.each(['2025-06-18', '2025-11-25'])(
       'a server/discover under %s → 400 saying which revision has it, not UnsupportedProtocolVersion',
       async (revision) => {
-        const probe = JSON.stringify({
-          jsonrpc: '2.0',
-          id: 9,
-          method: 'server/discover',
-          params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': revision } },
-        });
-        const res = await post(probe, {
-          'X-API-Key': await newKey(),
-          'Mcp-Method': 'server/discover',
-        });
+        const res = await discoverUnder(revision);
         expect(res.status).toBe(400);
         const body = (await res.json()) as { error: { code: string; message: string } };
         expect(body.error.code).toBe('invalid_filter');
