@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -138,3 +138,67 @@ it(
   },
   SLOW,
 );
+
+// npm forwards a signal to its script's shell; a shell that ran node as its child died of it and
+// left the server serving, orphaned, after `kill <npm pid>` (a process manager's stop). The start
+// scripts exec node, so the signal is the server's own: it drains and exits.
+it(
+  'SIGTERM to `npm run start:prod` stops the server itself: it drains, exits 0 and leaves no orphan',
+  async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const npm = spawn('npm', ['run', '--silent', 'start:prod'], {
+      cwd: app,
+      env: { ...env, PORT: String(port) },
+    });
+    const logs: string[] = [];
+    npm.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
+    npm.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
+    const npmExited = new Promise((r) => npm.once('exit', r));
+    try {
+      while ((await readyz(url)) !== 200) {
+        if (npm.exitCode !== null) throw new Error(`start:prod exited: ${logs.join('')}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      npm.kill('SIGTERM');
+      await npmExited;
+      // Drained: the listener closes within about a second, then the process ends. An orphan
+      // would keep answering 200 for good.
+      const deadline = Date.now() + 60_000;
+      while ((await readyz(url)) !== 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(await readyz(url)).toBe(0);
+      for (;;) {
+        if (processesIn(app).length === 0 || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(processesIn(app)).toEqual([]);
+      expect(logs.join('')).toMatch(/"msg":"stopped"/);
+    } finally {
+      for (const pid of processesIn(app)) process.kill(pid, 'SIGKILL');
+    }
+  },
+  SLOW,
+);
+
+function readyz(url: string): Promise<number> {
+  return fetch(`${url}/readyz`).then(
+    (r) => r.status,
+    () => 0,
+  );
+}
+
+/** Processes whose working directory is `dir` (the start script's, which only npm uses). */
+function processesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === dir;
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
+}

@@ -25,11 +25,13 @@ it('the Dockerfile builds in one stage and runs dist/ with production dependenci
   expect(runtime).toMatch(/NODE_ENV=production/);
   expect(runtime).toMatch(/^USER node$/m);
   expect(runtime).toMatch(/^HEALTHCHECK [\s\S]*?\/readyz/m);
-  // The image runs exactly `npm run start:prod`'s command (its node flags included).
+  // The image runs exactly `npm run start:prod`'s command (its node flags included). The script
+  // execs node so that a signal sent to npm reaches the server, not only npm's shell.
   const startProd = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
     .scripts['start:prod'];
-  expect(startProd).toMatch(/^node (--[\w-]+=\S+ )*dist\/main\.js$/);
-  const cmd = `CMD ${JSON.stringify((startProd ?? '').split(' ')).replace(/","/g, '", "')}`;
+  expect(startProd).toMatch(/^exec node (--[\w-]+=\S+ )*dist\/main\.js$/);
+  const command = (startProd ?? '').replace(/^exec /, '');
+  const cmd = `CMD ${JSON.stringify(command.split(' ')).replace(/","/g, '", "')}`;
   expect(runtime.split('\n')).toContain(cmd);
   expect(runtime).not.toMatch(/tsx/);
   expect(read('docker-compose.yml')).toMatch(/^ {4}build: \.$/m);
