@@ -137,6 +137,16 @@ describe('q in the envelope and the other endpoints', () => {
       expect((counted.structuredContent as { count: number }).count).toBe(
         await count({ q: 'k8s kubernetes' }),
       );
+      // A lone surrogate (JSON can carry one, a URL cannot) is read as REST reads an invalid
+      // byte, U+FFFD, which the analyzer drops: the other word still decides.
+      const surrogate = await client.callTool({
+        name: 'count_opportunities',
+        arguments: { q: 'rust \ud800' },
+      });
+      expect((surrogate.structuredContent as { count: number }).count).toBe(
+        await count({ q: 'rust' }),
+      );
+      expect(await count({ q: 'rust' })).toBeGreaterThan(0);
       const bad = await client.callTool({ name: 'count_opportunities', arguments: { q: ' ' } });
       expect(bad.isError).toBe(true);
       expect(bad.structuredContent).toMatchObject({
