@@ -1,6 +1,7 @@
 import type { ResponseHeaderValues } from '../domain/response-headers';
 import type { Redis } from 'ioredis';
 import { ApiError, type ErrorCode } from '../domain/errors';
+import { InFlightSlots, type ReleaseSlot } from '../infra/in-flight-slots';
 import { Limiter, type LimitDecision } from '../infra/limiter';
 import type { BillingSubject } from './metering';
 
@@ -50,7 +51,18 @@ export interface RateLimiting {
   protocolCheck(subject: RateSubject): Promise<RateDecision>;
   /** Counts an anonymous preview per client address; throws 429 preview_rate_limit_exceeded. */
   previewCheck(clientIp: string, perMinute: number): Promise<RateDecision>;
+  /**
+   * One of the account's `limit` slots for a free but expensive read (contract §19.8), across
+   * processes; null when all are held.
+   */
+  expensiveSlot(accountId: string, limit: number): Promise<ReleaseSlot | null>;
 }
+
+/**
+ * A slot held by a process that died mid-call frees after this. Every call it guards ends well
+ * before: each upstream call has its deadline (OPENSEARCH_TIMEOUT_MS, POSTGRES_TIMEOUT_MS).
+ */
+export const EXPENSIVE_SLOT_LEASE_MS = 60_000;
 
 /**
  * Request rates (contract §9.6, §15.1, §19.1, §19.2): per account and per key in one-second
@@ -64,6 +76,7 @@ export class RateLimits implements RateLimiting {
   private readonly keys: Limiter;
   private readonly preview: Limiter;
   private readonly protocol: Limiter;
+  private readonly expensive: InFlightSlots;
 
   /** `namespace` keeps deployments (and test databases) that share one Redis apart. */
   constructor(redis: Redis | null, namespace = 'default') {
@@ -80,6 +93,14 @@ export class RateLimits implements RateLimiting {
       keyPrefix: `rl:${namespace}:preview`,
       durationSeconds: 60,
     });
+    this.expensive = new InFlightSlots(redis, {
+      keyPrefix: `inflight:${namespace}:expensive`,
+      leaseMs: EXPENSIVE_SLOT_LEASE_MS,
+    });
+  }
+
+  expensiveSlot(accountId: string, limit: number): Promise<ReleaseSlot | null> {
+    return this.expensive.acquire(accountId, limit);
   }
 
   /** Counts the request against its account and its key; throws 429 rate_limit_exceeded. */

@@ -150,7 +150,7 @@ export class ReadService {
       meter: this.meter,
       limits: this.limits,
     } = backends);
-    this.expensive = new ExpensiveGate(deps.env.EXPENSIVE_IN_FLIGHT_PER_ACCOUNT);
+    this.expensive = new ExpensiveGate(deps.env.EXPENSIVE_IN_FLIGHT_PER_ACCOUNT, this.limits);
   }
 
   /**

@@ -75,6 +75,38 @@ it('the third expensive call of an account is refused while two are in flight', 
   expect(again.status).toBe(200);
 });
 
+// Two API processes (two apps over one Redis, each with its own service): the account's slots are
+// its own across them. Each process counted its own, so two of them admitted four.
+it('two processes share the account’s slots: the third call is refused by either', async () => {
+  const reader = await newReader(ctx.deps);
+  const second = await appOverHeldSearch(ctx);
+  try {
+    proxy.hold();
+    second.proxy.hold();
+    const first = call(reader.key, '/v1/opportunities?unseen_only=true');
+    await until(() => proxy.heldRequests >= 1);
+    const other = get(second.baseUrl, '/v1/opportunities/count?group_by=level', {
+      key: reader.key,
+    });
+    await until(() => second.proxy.heldRequests >= 1);
+    expectGateRefusal(await call(reader.key, '/v1/opportunities/count?stats=rate'));
+    expectGateRefusal(
+      await get(second.baseUrl, '/v1/opportunities/count?include=new_count', { key: reader.key }),
+    );
+    proxy.release();
+    second.proxy.release();
+    for (const res of await Promise.all([first, other])) expect(res.status).toBe(200);
+    // Given back: both processes admit the account again.
+    const again = await get(second.baseUrl, '/v1/opportunities/count?group_by=level', {
+      key: reader.key,
+    });
+    expect(again.status).toBe(200);
+  } finally {
+    proxy.release();
+    await second.close();
+  }
+});
+
 it('MCP: the same gate, as the tool-level error', async () => {
   const reader = await newReader(ctx.deps);
   const mcp = sdkClient('gate-test');

@@ -1,4 +1,5 @@
 import { ExpensiveGate, isFreeButExpensive } from '../../src/service/expensive-gate';
+import { InFlightSlots } from '../../src/infra/in-flight-slots';
 import { ApiError } from '../../src/domain/errors';
 import type { ParsedRequest } from '../../src/domain/filters';
 
@@ -28,7 +29,9 @@ it.each([
 });
 
 it('holds two slots per account, refuses a third with 429 and Retry-After 1, frees on settle', async () => {
-  const gate = new ExpensiveGate(2);
+  // Without Redis the slots are the process's own (across processes: in-flight-slots.test.ts).
+  const slots = new InFlightSlots(null, { keyPrefix: 'test', leaseMs: 60_000 });
+  const gate = new ExpensiveGate(2, { expensiveSlot: (id, limit) => slots.acquire(id, limit) });
   const expensive = request({ unseen_only: true });
   let open!: () => void;
   const blocker = new Promise<void>((resolve) => (open = resolve));
@@ -46,10 +49,10 @@ it('holds two slots per account, refuses a third with 429 and Retry-After 1, fre
   await expect(gate.run('b', expensive, window, async () => 'other')).resolves.toBe('other');
   open();
   await Promise.all(held);
-  expect(gate.held('a')).toBe(0);
+  expect(slots.heldLocally('a')).toBe(0);
   // A failed call frees its slot too.
   await expect(
     gate.run('a', expensive, window, () => Promise.reject(new Error('boom'))),
   ).rejects.toThrow('boom');
-  expect(gate.held('a')).toBe(0);
+  expect(slots.heldLocally('a')).toBe(0);
 });
