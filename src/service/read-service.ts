@@ -181,12 +181,12 @@ export class ReadService {
       const unseenOnly = request.filter.unseen_only === true;
       /** One search of the page and its delivery; a 304 instead when revalidation allows it. */
       const searchAndDeliver = async () => {
-        const found = await this.expensive.run(accountId, request, window, async () => {
-          // contract §11.1: unseen_only leaves out what the account already received this period.
-          const exclude = unseenOnly
-            ? (await this.meter.periodDeliveries(subject(caller))).delivered
-            : undefined;
-          return searchPage(this.index, this.deps.cursor, request, accountId, { exclude });
+        // contract §11.1: unseen_only leaves out what the account already received this period.
+        const exclude = unseenOnly
+          ? (await this.meter.periodDeliveries(subject(caller))).delivered
+          : undefined;
+        const found = await searchPage(this.index, this.deps.cursor, request, accountId, {
+          exclude,
         });
         // contract §21.11: cut to the result budget before metering, so what is left out is never
         // delivered or charged.
@@ -215,15 +215,20 @@ export class ReadService {
         const served = await servedPage(this.deps.cursor, page, outcome, accountId);
         return { page, body, outcome, served };
       };
-      let done = await searchAndDeliver();
-      // contract §16.4: contention is resolved by waiting, not by an empty page. When parallel
-      // pages of the account delivered every record found first, search again from the same
-      // position, now without them. The first delivery spent the request id and delivered and
-      // charged nothing.
-      for (let attempt = 1; attempt < UNSEEN_ATTEMPTS; attempt++) {
-        if (done.notModified || !unseenOnly || !lostToParallelPage(done.outcome)) break;
-        done = await searchAndDeliver();
-      }
+      // contract §19.8: one slot for the whole call, its searches again included. Taken for each
+      // search, a later one refused 429 after the first delivery had spent the request id.
+      const done = await this.expensive.run(accountId, request, window, async () => {
+        let last = await searchAndDeliver();
+        // contract §16.4: contention is resolved by waiting, not by an empty page. When parallel
+        // pages of the account delivered every record found first, search again from the same
+        // position, now without them. The first delivery spent the request id and delivered and
+        // charged nothing.
+        for (let attempt = 1; attempt < UNSEEN_ATTEMPTS; attempt++) {
+          if (last.notModified || !unseenOnly || !lostToParallelPage(last.outcome)) break;
+          last = await searchAndDeliver();
+        }
+        return last;
+      });
       if (done.notModified) return done.notModified;
       const { page, body, outcome, served } = done;
       const servedBody = served === page ? body : envelopeOf(served);

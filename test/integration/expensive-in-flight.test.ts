@@ -32,6 +32,19 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** Connections of this database waiting for a lock (the deliveries queued on the ledger row). */
+async function waitingOnLocks(): Promise<number> {
+  const { rows } = await ctx.deps.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+async function untilAsync(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 const call = (key: string, path: string, headers: Record<string, string> = {}) =>
   get(app.baseUrl, path, { key, headers });
 
@@ -105,6 +118,63 @@ it('two processes share the account’s slots: the third call is refused by eith
     proxy.release();
     await second.close();
   }
+});
+
+// contract §16.4, §17.2, §19.8: an unseen_only page whose records a parallel page delivered first
+// searches again. It took a slot for each search, so the second search could be refused 429 after
+// the first delivery had spent the request id (a retry with that id got 409). Made here: two
+// unseen_only pages find the same three records, their deliveries wait on the account's ledger row
+// while two expensive counts come in, then the one that lost every record searches again.
+it('an unseen_only page that searches again keeps its one slot: no 429 after its id was spent', async () => {
+  const word = `zeppelin${randomUUID().slice(0, 8)}`;
+  await storeAndIndex(
+    ctx.deps,
+    [1, 2, 3].map(() => makeRecord({ title: `Senior ${word} Engineer` })),
+  );
+  const reader = await newReader(ctx.deps);
+  // A first delivery makes the account's ledger row for the period (and the app reads the new
+  // index generation's mapping); none of the three.
+  const [any] = (await call(reader.key, `/v1/opportunities?limit=1&q=-${word}`)).body.data as {
+    id: string;
+  }[];
+  expect(any).toBeDefined();
+  const page = `/v1/opportunities?unseen_only=true&limit=3&q=${word}`;
+  const ledger = await ctx.deps.pool.connect();
+  let pages: Promise<Json>[] = [];
+  let counts: Promise<Json>[] = [];
+  let held = 0;
+  try {
+    await ledger.query('BEGIN');
+    await ledger.query('SELECT 1 FROM metering_usage WHERE account_id = $1 FOR UPDATE', [
+      reader.accountId,
+    ]);
+    pages = [1, 2].map((n) => call(reader.key, page, { 'X-Request-ID': `retry-${n}-${word}` }));
+    await untilAsync(async () => (await waitingOnLocks()) >= 2);
+    // Both deliveries wait; two expensive counts of the account come in meanwhile.
+    proxy.hold();
+    counts = [
+      call(reader.key, '/v1/opportunities/count?group_by=level'),
+      call(reader.key, '/v1/opportunities/count?group_by=country'),
+    ];
+    await Promise.race([Promise.all(counts), until(() => proxy.heldRequests >= 2)]);
+    held = proxy.heldRequests;
+  } finally {
+    await ledger.query('COMMIT');
+    ledger.release();
+  }
+  // One page delivers the three; the other lost them all and searches again (held here) or is
+  // refused.
+  let settled = 0;
+  for (const p of pages) void p.then(() => settled++);
+  await until(() => settled === 2 || proxy.heldRequests > held);
+  proxy.release();
+  const answers = await Promise.all(pages);
+  await Promise.all(counts);
+  expect(answers.map((res) => [res.status, res.body.error?.code])).toEqual([
+    [200, undefined],
+    [200, undefined],
+  ]);
+  expect(answers.map((res) => res.body.pagination.returned).sort()).toEqual([0, 3]);
 });
 
 it('MCP: the same gate, as the tool-level error', async () => {
