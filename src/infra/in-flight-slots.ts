@@ -44,24 +44,8 @@ export class InFlightSlots {
 
   /** Takes one of the key's `limit` slots; null when all are held. */
   async acquire(key: string, limit: number): Promise<ReleaseSlot | null> {
-    if (this.redis) {
-      const shared = await this.acquireShared(this.redis, key, limit);
-      if (shared !== undefined) return shared;
-    }
-    return this.acquireLocal(key, limit);
-  }
-
-  /** Slots the process holds in memory for `key` (while Redis is absent or failing; tests). */
-  heldLocally(key: string): number {
-    return this.local.get(key) ?? 0;
-  }
-
-  /** A slot on Redis, null when all are held, undefined when Redis failed to answer. */
-  private async acquireShared(
-    redis: Redis,
-    key: string,
-    limit: number,
-  ): Promise<ReleaseSlot | null | undefined> {
+    if (!this.redis) return this.acquireLocal(key, limit);
+    const redis = this.redis;
     const name = `${this.options.keyPrefix}:${key}`;
     const token = randomUUID();
     let taken: unknown;
@@ -70,13 +54,19 @@ export class InFlightSlots {
     } catch (err) {
       metrics.limiterBackend(false);
       if (isCommandTimeout(err)) replaceStalledConnection(redis);
-      return undefined;
+      const local = this.acquireLocal(key, limit);
+      // A script that timed out may still have run and taken a slot on Redis: given back with
+      // the process's own, so that it is held for the call rather than the whole lease.
+      return local && (() => Promise.all([local(), forget(redis, name, token)]).then(() => {}));
     }
     metrics.limiterBackend(true);
     if (taken !== 1) return null;
-    return async () => {
-      await redis.zrem(name, token).catch(() => undefined);
-    };
+    return () => forget(redis, name, token);
+  }
+
+  /** Slots the process holds in memory for `key` (while Redis is absent or failing; tests). */
+  heldLocally(key: string): number {
+    return this.local.get(key) ?? 0;
   }
 
   private acquireLocal(key: string, limit: number): ReleaseSlot | null {
@@ -92,4 +82,9 @@ export class InFlightSlots {
       else this.local.delete(key);
     };
   }
+}
+
+/** Gives a slot on Redis back; one Redis cannot free now ends with its lease. */
+async function forget(redis: Redis, name: string, token: string): Promise<void> {
+  await redis.zrem(name, token).catch(() => undefined);
 }

@@ -76,3 +76,38 @@ it('without a reachable Redis the process counts its own slots and never refuses
     down.disconnect();
   }
 });
+
+it('a script that ran but answered past its deadline gives its Redis slot back with the call', async () => {
+  const keyPrefix = prefix();
+  const late = connect(redisUrl());
+  if (late.status !== 'ready') await new Promise((resolve) => late.once('ready', resolve));
+  try {
+    // Redis runs the script; its answer comes too late (ioredis's rejection past commandTimeout).
+    const evalOnRedis = late.eval.bind(late) as (...args: unknown[]) => Promise<unknown>;
+    (late as unknown as { eval: (...args: unknown[]) => Promise<unknown> }).eval = async (
+      ...args
+    ) => {
+      await evalOnRedis(...args);
+      throw new Error('Command timed out');
+    };
+    const slots = new InFlightSlots(late, { keyPrefix, leaseMs: 60_000 });
+    const release = await slots.acquire('account', 2);
+    expect(release).not.toBeNull();
+    expect(slots.heldLocally('account')).toBe(1);
+    expect(await redis.zcard(`${keyPrefix}:account`)).toBe(1);
+    // The stalled connection was replaced; the call ends once the new one is up.
+    while (
+      !(await late.ping().then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await release?.();
+    expect(slots.heldLocally('account')).toBe(0);
+    expect(await redis.zcard(`${keyPrefix}:account`)).toBe(0);
+  } finally {
+    late.disconnect();
+  }
+});
