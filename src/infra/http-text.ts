@@ -9,7 +9,20 @@ export function trimTrailing(text: string, char: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-/** An origin as compared (contract §21.3): trimmed, without trailing slashes, lower case. */
+/**
+ * An origin as compared (contract §21.3): trimmed, without trailing slashes, lower case, and
+ * without its scheme's default port (`https://a.example:443` is `https://a.example`, as a URL's
+ * origin is written, so PUBLIC_BASE_URL's origin matches it).
+ */
 export function normalizeOrigin(origin: string): string {
-  return trimTrailing(origin.trim(), '/').toLowerCase();
+  const lowered = trimTrailing(origin.trim(), '/').toLowerCase();
+  for (const [scheme, port] of DEFAULT_PORTS) {
+    if (lowered.startsWith(scheme) && lowered.endsWith(port)) return lowered.slice(0, -port.length);
+  }
+  return lowered;
 }
+
+const DEFAULT_PORTS = [
+  ['https://', ':443'],
+  ['http://', ':80'],
+] as const;

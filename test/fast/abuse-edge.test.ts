@@ -338,6 +338,10 @@ describe('PUBLIC_BASE_URL and the /mcp Origin check', () => {
       expect(openapi.body.servers).toEqual([{ url: 'https://api.example.com' }]);
       // 401: past the Origin check, refused for the missing key.
       expect(await mcpStatus(pub.baseUrl, { Origin: 'https://api.example.com' })).toBe(401);
+      // The same origin with its scheme's default port written out.
+      expect(await mcpStatus(pub.baseUrl, { Origin: 'https://api.example.com:443' })).toBe(401);
+      expect(await mcpStatus(pub.baseUrl, { Origin: 'https://api.example.com:8443' })).toBe(403);
+      expect(await mcpStatus(pub.baseUrl, { Origin: 'http://api.example.com:443' })).toBe(403);
       expect(
         await mcpStatus(pub.baseUrl, { Host: 'evil.example', Origin: 'http://evil.example' }),
       ).toBe(403);
@@ -371,6 +375,7 @@ describe('PUBLIC_BASE_URL and the /mcp Origin check', () => {
     const host = new URL(app.baseUrl).host;
     expect(await mcpStatus(app.baseUrl, { Origin: `http://${host}` })).toBe(401);
     expect(await mcpStatus(app.baseUrl, { Origin: 'https://agent.example/' })).toBe(401);
+    expect(await mcpStatus(app.baseUrl, { Origin: 'https://agent.example:443' })).toBe(401);
   });
 
   it('an Origin over 2,048 characters → 403 with the envelope, even an allowed one', async () => {
