@@ -124,6 +124,19 @@ export async function swapAlias(client: Client, alias: string, index: string): P
   return old;
 }
 
+/**
+ * Takes the alias off every index it names, so that reads fail (503) instead of answering from
+ * them, and returns those indices (not deleted here: searches may still run on them).
+ */
+export async function detachAlias(client: Client, alias: string): Promise<string[]> {
+  const old = await aliasTargets(client, alias);
+  if (old.length === 0) return old;
+  await client.indices.updateAliases({
+    body: { actions: old.map((index) => ({ remove: { index, alias } })) },
+  });
+  return old;
+}
+
 /** Drops the alias and every index of this database (tests clean up with it). */
 export async function dropIndices(client: Client, alias: string): Promise<void> {
   await client.indices.delete({ index: `${alias}__*`, ignore_unavailable: true } as never);

@@ -15,6 +15,7 @@ import { toDocument } from './documents';
 import { indexChanged } from './generation';
 import {
   aliasIndexUuid,
+  detachAlias,
   createVersionedIndex,
   ensureIndex,
   indexUuid,
@@ -30,8 +31,9 @@ import { pruneRetiredIndices, retireIndices } from './retired-indices';
 // crashed sync resumes where it stopped; a session advisory lock per alias makes a second
 // concurrent sync wait and then find nothing left to do.
 // The watermark describes one index: sync_state keeps the uuid of the index it was written for
-// (migration 009). When the index behind the alias is another one (the search engine's data was
-// destroyed and the index created anew under the same name, empty), the sync starts again from 0.
+// (migration 009). When the index behind the alias is another one, or none (the search engine's
+// data was destroyed, the index deleted), the index was lost: it is rebuilt as `reindex` builds
+// one, filled before the alias names it (indexLost).
 
 export interface SyncDeps {
   pool: Pool;
@@ -267,6 +269,7 @@ export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
 }
 
 async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise<SyncResult> {
+  if (await indexLost(deps, client)) return rebuildUnderLock(deps, client, { lost: true });
   const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
   const uuid = await indexUuid(deps.search, index);
   await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
@@ -335,58 +338,87 @@ async function storeAhead(client: PoolClient, deps: SyncDeps): Promise<boolean> 
  * changed while it was filling.
  */
 export async function reindex(deps: SyncDeps): Promise<SyncResult> {
-  return withSyncLock(deps, async (client) => {
-    await readSyncState(client, deps.alias);
-    const index = await createVersionedIndex(
-      deps.search,
-      deps.alias,
-      `${Date.now()}`,
-      deps.indexLayout,
+  return withSyncLock(deps, (client) => rebuildUnderLock(deps, client, { lost: false }));
+}
+
+/**
+ * Whether the index the watermark was written for is gone (deleted, or its cluster's data lost:
+ * the alias points nowhere, or at an index made anew) while the store holds records. Filled again
+ * in place, behind the alias, it answered lists and counts with what it held so far: a count of 0,
+ * then a part, and a cursor walk that ended early, all as 200s. A database never synced (no index
+ * recorded) fills its first index in place: there is nothing to answer from before.
+ */
+async function indexLost(deps: SyncDeps, client: PoolClient): Promise<boolean> {
+  const state = await readSyncState(client, deps.alias);
+  if (state.indexUuid === null) return false;
+  if ((await aliasIndexUuid(deps.search, deps.alias)) === state.indexUuid) return false;
+  const res = await client.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM opportunities) AS any',
+  );
+  return res.rows[0]?.any === true;
+}
+
+/**
+ * The rebuild of `reindex`, under the sync lock. When the index was `lost`, the alias leaves
+ * whatever index took its place first (one made anew and empty at start-up): lists and counts
+ * answer 503 search_unavailable until the alias moves to the filled index, never a part of it.
+ */
+async function rebuildUnderLock(
+  deps: SyncDeps,
+  client: PoolClient,
+  { lost }: { lost: boolean },
+): Promise<SyncResult> {
+  await readSyncState(client, deps.alias);
+  if (lost) await retireIndices(deps.search, await detachAlias(deps.search, deps.alias));
+  const index = await createVersionedIndex(
+    deps.search,
+    deps.alias,
+    `${Date.now()}`,
+    deps.indexLayout,
+  );
+  await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '-1' } } });
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  let filled: Omit<SyncResult, 'index'>;
+  let snapshotMax: number;
+  try {
+    const max = await client.query<{ max: string | null }>(
+      'SELECT max(sync_seq) AS max FROM opportunities',
     );
-    await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '-1' } } });
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    let filled: Omit<SyncResult, 'index'>;
-    let snapshotMax: number;
-    try {
-      const max = await client.query<{ max: string | null }>(
-        'SELECT max(sync_seq) AS max FROM opportunities',
-      );
-      snapshotMax = Number(max.rows[0]?.max ?? 0);
-      (deps.progress ?? NO_PROGRESS).phase('reindex', await countChangesSince(client, 0, false));
-      filled = await applyChanges(deps, client, index, 0, false, async () => undefined);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      await deps.search.indices.delete({ index }).catch(() => undefined);
-      throw err;
-    }
-    await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
-    await deps.search.indices.refresh({ index });
-    // Compacted before it takes reads: the alias moves once the merge is done.
-    (deps.progress ?? NO_PROGRESS).phase('merge', null);
-    const compacted = await compactIndex(deps.search, index);
-    // Searches in flight may still run on the old index: it is retired, deleted after the grace.
-    await retireIndices(deps.search, await swapAlias(deps.search, deps.alias, index));
-    await indexChanged(deps.pool, deps.alias);
-    await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
-    await writeWatermark(client, deps.alias, snapshotMax, {
-      name: index,
-      uuid: await indexUuid(deps.search, index),
-    });
-    const caughtUp = await applyChanges(deps, client, deps.alias, snapshotMax, true, (w) =>
-      writeWatermark(client, deps.alias, w),
-    );
-    if (caughtUp.indexed || caughtUp.deleted) {
-      await deps.search.indices.refresh({ index: deps.alias });
-      await indexChanged(deps.pool, deps.alias);
-    }
-    await publishWatermark(client, deps.alias, caughtUp.watermark);
-    return {
-      indexed: filled.indexed + caughtUp.indexed,
-      deleted: caughtUp.deleted,
-      watermark: Math.max(snapshotMax, caughtUp.watermark),
-      index,
-      compacted,
-    };
+    snapshotMax = Number(max.rows[0]?.max ?? 0);
+    (deps.progress ?? NO_PROGRESS).phase('reindex', await countChangesSince(client, 0, false));
+    filled = await applyChanges(deps, client, index, 0, false, async () => undefined);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    await deps.search.indices.delete({ index }).catch(() => undefined);
+    throw err;
+  }
+  await deps.search.indices.putSettings({ index, body: { index: { refresh_interval: '1s' } } });
+  await deps.search.indices.refresh({ index });
+  // Compacted before it takes reads: the alias moves once the merge is done.
+  (deps.progress ?? NO_PROGRESS).phase('merge', null);
+  const compacted = await compactIndex(deps.search, index);
+  // Searches in flight may still run on the old index: it is retired, deleted after the grace.
+  await retireIndices(deps.search, await swapAlias(deps.search, deps.alias, index));
+  await indexChanged(deps.pool, deps.alias);
+  await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
+  await writeWatermark(client, deps.alias, snapshotMax, {
+    name: index,
+    uuid: await indexUuid(deps.search, index),
   });
+  const caughtUp = await applyChanges(deps, client, deps.alias, snapshotMax, true, (w) =>
+    writeWatermark(client, deps.alias, w),
+  );
+  if (caughtUp.indexed || caughtUp.deleted) {
+    await deps.search.indices.refresh({ index: deps.alias });
+    await indexChanged(deps.pool, deps.alias);
+  }
+  await publishWatermark(client, deps.alias, caughtUp.watermark);
+  return {
+    indexed: filled.indexed + caughtUp.indexed,
+    deleted: caughtUp.deleted,
+    watermark: Math.max(snapshotMax, caughtUp.watermark),
+    index,
+    compacted,
+  };
 }

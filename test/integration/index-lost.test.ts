@@ -1,5 +1,6 @@
 import { createLogger } from '../../src/infra/logger';
 import { IndexFollower } from '../../src/search/index-follower';
+import { syncIncremental } from '../../src/search/sync';
 import { aliasTargets, dropIndices, ensureIndex } from '../../src/search/index-manager';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
@@ -7,8 +8,8 @@ import { get, newReader } from '../support/read-http';
 
 // Postgres kept, the search engine's data destroyed (a new node, a wiped volume, an index deleted
 // by hand): sync_state's watermark says everything is indexed, but the index behind the alias is
-// another one, empty. The index follower (contract §22.8) notices by the index's uuid (migration
-// 009) and fills it again from watermark 0. Its passes are called here directly, no timers.
+// another one, empty, or none. The index follower (contract §22.8) notices by the index's uuid
+// (migration 009) and rebuilds it as `reindex` does. Its passes are called here directly.
 
 let ctx: TestContext;
 let follower: IndexFollower;
@@ -51,12 +52,34 @@ it('the index deleted under a running follower: the next pass creates it and fil
 });
 
 it('created anew under the same name by a restart before the follower saw it: refilled', async () => {
-  const before = (await aliasTargets(ctx.deps.search, ctx.deps.alias))[0];
   await dropIndices(ctx.deps.search, ctx.deps.alias);
-  // What a process starting on the wiped engine does first (the first version's name again).
+  // What a process starting on the wiped engine does first: an empty index behind the alias.
   const again = await ensureIndex(ctx.deps.search, ctx.deps.alias);
-  expect(again).toBe(before);
   expect(await indexed()).toBe(0);
   expect(await follower.pass()).toMatchObject({ ran: true, result: { indexed: records.length } });
+  expect(await indexed()).toBe(records.length);
+  // Filled in another index, which the alias names once full; the empty one left the alias.
+  expect(await aliasTargets(ctx.deps.search, ctx.deps.alias)).not.toContain(again);
+});
+
+// The index filled again in place, behind the alias, answered lists and counts with what it held
+// so far, as 200s: a count of 0, then a part, and a cursor walk that ended early. Rebuilt as
+// `reindex` builds, the alias names nothing (reads answer 503) until the new index is full.
+it.each([
+  ['deleted', async () => undefined],
+  ['made anew and empty by a restart', () => ensureIndex(ctx.deps.search, ctx.deps.alias)],
+])('index %s: while it is filled again the alias names no index', async (_how, restart) => {
+  await dropIndices(ctx.deps.search, ctx.deps.alias);
+  await restart();
+  const duringFill: Promise<string[]>[] = [];
+  const progress = {
+    phase: () => void duringFill.push(aliasTargets(ctx.deps.search, ctx.deps.alias)),
+    advance: () => void duringFill.push(aliasTargets(ctx.deps.search, ctx.deps.alias)),
+  };
+  const result = await syncIncremental({ ...ctx.deps, progress });
+  expect(result.indexed).toBe(records.length);
+  expect(duringFill.length).toBeGreaterThan(0);
+  for (const targets of await Promise.all(duringFill)) expect(targets).toEqual([]);
+  expect(await aliasTargets(ctx.deps.search, ctx.deps.alias)).toEqual([result.index]);
   expect(await indexed()).toBe(records.length);
 });
