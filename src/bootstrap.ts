@@ -13,6 +13,7 @@ import { CursorCodec, parseCursorKeys } from './search/cursor';
 import { createSearchClient, onLivingNode } from './search/client';
 import { createSearchCache } from './search/search-cache';
 import { aliasForDatabase, ensureIndex } from './search/index-manager';
+import { indexLostAtStart } from './search/sync';
 import type { AppDeps } from './service/context';
 import { withAdvisoryLock } from './store/advisory-lock';
 import { createPool, databaseName, ensureDatabase } from './store/db';
@@ -91,7 +92,18 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
           withoutCredentials(searchUrl),
           () =>
             retryUntil(
-              () => onLivingNode(() => ensureIndex(search, alias, indexLayout)),
+              () =>
+                onLivingNode(async () => {
+                  // contract §20.5.3: a lost index is not made anew and empty behind the alias.
+                  if (await indexLostAtStart(pool, search, alias)) {
+                    logger.warn(
+                      'search index lost: the index follower rebuilds it from the store; lists and counts answer 503 until then',
+                      { index_alias: alias },
+                    );
+                    return;
+                  }
+                  await ensureIndex(search, alias, indexLayout);
+                }),
               env.OPENSEARCH_URL ? 0 : env.OPENSEARCH_START_TIMEOUT * 1000,
               (err) =>
                 logger.warn('index set-up failed; retrying', {

@@ -15,6 +15,7 @@ import { toDocument } from './documents';
 import { indexChanged } from './generation';
 import {
   aliasIndexUuid,
+  aliasTargets,
   detachAlias,
   createVersionedIndex,
   ensureIndex,
@@ -356,6 +357,26 @@ async function indexLost(deps: SyncDeps, client: PoolClient): Promise<boolean> {
     'SELECT EXISTS (SELECT 1 FROM opportunities) AS any',
   );
   return res.rows[0]?.any === true;
+}
+
+/**
+ * At start-up, before the index is made: whether the index the store was synced into is gone. Made
+ * anew and empty behind the alias, it would answer as if the inventory were empty until the index
+ * follower's rebuild moved the alias (indexLost); left missing, lists and counts answer 503.
+ */
+export async function indexLostAtStart(
+  pool: Pool,
+  search: Client,
+  alias: string,
+): Promise<boolean> {
+  const res = await pool.query<{ uuid: string | null; any: boolean }>(
+    `SELECT (SELECT index_uuid FROM sync_state WHERE index_alias = $1) AS uuid,
+            EXISTS (SELECT 1 FROM opportunities) AS any`,
+    [alias],
+  );
+  const row = res.rows[0];
+  if (!row?.uuid || !row.any) return false;
+  return (await aliasTargets(search, alias)).length === 0;
 }
 
 /**

@@ -3,7 +3,8 @@ import { IndexFollower } from '../../src/search/index-follower';
 import { syncIncremental } from '../../src/search/sync';
 import { aliasTargets, dropIndices, ensureIndex } from '../../src/search/index-manager';
 import { makeRecord, storeAndIndex } from '../support/fixtures';
-import { createTestContext, type TestContext } from '../support/harness';
+import { createTestContext, TEST_CURSOR_KEYS, type TestContext } from '../support/harness';
+import { startServer, waitReady } from '../support/server-process';
 import { get, newReader } from '../support/read-http';
 
 // Postgres kept, the search engine's data destroyed (a new node, a wiped volume, an index deleted
@@ -82,4 +83,35 @@ it.each([
   for (const targets of await Promise.all(duringFill)) expect(targets).toEqual([]);
   expect(await aliasTargets(ctx.deps.search, ctx.deps.alias)).toEqual([result.index]);
   expect(await indexed()).toBe(records.length);
+});
+
+// Start-up on a wiped engine made the index anew and empty behind the alias, and a process then
+// answered counts of 0 (and empty pages) until the follower's rebuild moved the alias.
+it('a process that starts while the index is lost answers 503 until the follower rebuilt it, never an empty inventory', async () => {
+  await dropIndices(ctx.deps.search, ctx.deps.alias);
+  const reader = await newReader(ctx.deps);
+  const server = await startServer({
+    NODE_ENV: 'production',
+    DATABASE_URL: ctx.databaseUrl,
+    OPENSEARCH_URL: process.env.OPENSEARCH_URL,
+    CURSOR_SIGNING_KEYS: TEST_CURSOR_KEYS,
+    REDIS_URL: undefined,
+    SYNC_INTERVAL_MS: '1000',
+  });
+  try {
+    await waitReady(server);
+    for (;;) {
+      const res = await get(server.baseUrl, '/v1/opportunities/count', { key: reader.key });
+      if (res.status === 200) {
+        expect(res.body.count).toBe(records.length);
+        break;
+      }
+      expect(res.body.error.code).toBe('search_unavailable');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(server.stderr()).toContain('search index lost');
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
 });
