@@ -97,7 +97,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
                   // contract §20.5.3: a lost index is not made anew and empty behind the alias.
                   if (await indexLostAtStart(pool, search, alias)) {
                     logger.warn(
-                      'search index lost: the index follower rebuilds it from the store; lists and counts answer 503 until then',
+                      'search index lost: the next sync (the index follower, sync, import) rebuilds it from the store; lists and counts answer 503 until then',
                       { index_alias: alias },
                     );
                     return;

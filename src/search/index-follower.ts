@@ -37,9 +37,15 @@ export class IndexFollower {
       if (this.failing) this.logger.info('index follower: syncing again');
       this.failing = false;
       if (outcome.ran) {
-        const { indexed, deleted, watermark, refreshed } = outcome.result;
+        const { indexed, deleted, watermark, refreshed, stopped } = outcome.result;
         this.refreshPending = refreshed === false;
-        this.logger.info('index follower: synced', { indexed, deleted, watermark, refreshed });
+        this.logger.info('index follower: synced', {
+          indexed,
+          deleted,
+          watermark,
+          refreshed,
+          stopped,
+        });
       }
       return outcome;
     } catch (err) {

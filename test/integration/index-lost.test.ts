@@ -85,6 +85,22 @@ it.each([
   expect(await indexed()).toBe(records.length);
 });
 
+// A process shutting down stops the rebuild's fill after its batch in hand. The rebuild went on to
+// name that part of the inventory by the alias, with the snapshot's watermark, and nothing after
+// saw it as lost: counts of 2,000 of 8,195 for good.
+it('a rebuild stopped by the process shutting down leaves the alias where it was; the next pass rebuilds', async () => {
+  await dropIndices(ctx.deps.search, ctx.deps.alias);
+  const shutdown = new AbortController();
+  shutdown.abort();
+  const stopped = await syncIncremental({ ...ctx.deps, signal: shutdown.signal });
+  expect(stopped).toMatchObject({ stopped: true });
+  expect(await aliasTargets(ctx.deps.search, ctx.deps.alias)).toEqual([]);
+  const dropped = await ctx.deps.search.indices.exists({ index: stopped.index });
+  expect(dropped.body).toBe(false);
+  expect(await follower.pass()).toMatchObject({ ran: true, result: { indexed: records.length } });
+  expect(await indexed()).toBe(records.length);
+});
+
 // Start-up on a wiped engine made the index anew and empty behind the alias, and a process then
 // answered counts of 0 (and empty pages) until the follower's rebuild moved the alias.
 it('a process that starts while the index is lost answers 503 until the follower rebuilt it, never an empty inventory', async () => {
