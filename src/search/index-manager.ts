@@ -1,13 +1,20 @@
+import { createHash } from 'node:crypto';
 import type { Client } from '@opensearch-project/opensearch';
 import { indexDefinition } from './index-definition';
 import { currentLayout, layoutSettings, type IndexLayout } from './index-layout';
 
 /**
  * An index belongs to one database (contract §22.3): the alias carries the database's name, so two
- * databases never share an index and a fresh database starts with an empty one.
+ * databases never share an index and a fresh database starts with an empty one. Index names take
+ * lower-case letters, digits and `_`; a name the mapping to them changed also carries a digest of
+ * itself after a `-` (which no such name holds): `audit-s12`, `Audit_S12` and `audit_s12` were one
+ * alias, and two stores then filled, and rebuilt, one index in turn.
  */
 export function aliasForDatabase(databaseName: string): string {
-  return `opportunities_${databaseName.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+  const plain = databaseName.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  if (plain === databaseName) return `opportunities_${plain}`;
+  const digest = createHash('sha256').update(databaseName).digest('hex').slice(0, 8);
+  return `opportunities_${plain}-${digest}`;
 }
 
 export async function aliasTargets(client: Client, alias: string): Promise<string[]> {
