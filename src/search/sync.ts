@@ -194,9 +194,9 @@ async function publishWatermark(client: PoolClient, alias: string, watermark: nu
 async function startingPoint(
   client: PoolClient,
   alias: string,
+  state: SyncState,
   index: { name: string; uuid: string },
 ): Promise<{ from: number; visible: number }> {
-  const state = await readSyncState(client, alias);
   if (state.indexUuid === index.uuid) return { from: state.watermark, visible: state.visible };
   await writeWatermark(client, alias, 0, index);
   return { from: 0, visible: state.visible };
@@ -275,11 +275,12 @@ export async function syncIncremental(deps: SyncDeps): Promise<SyncResult> {
 }
 
 async function incrementalUnderLock(deps: SyncDeps, client: PoolClient): Promise<SyncResult> {
-  if (await indexLost(deps, client)) return rebuildUnderLock(deps, client, { lost: true });
+  const state = await readSyncState(client, deps.alias);
+  if (await indexLost(deps, client, state)) return rebuildUnderLock(deps, client, state, true);
   const index = await ensureIndex(deps.search, deps.alias, deps.indexLayout);
   const uuid = await indexUuid(deps.search, index);
   await pruneRetiredIndices(deps.search, deps.alias, retiredGrace(deps));
-  const { from, visible } = await startingPoint(client, deps.alias, { name: index, uuid });
+  const { from, visible } = await startingPoint(client, deps.alias, state, { name: index, uuid });
   (deps.progress ?? NO_PROGRESS).phase('index', await countChangesSince(client, from));
   const result = await applyChanges(deps, client, deps.alias, from, true, (w) =>
     writeWatermark(client, deps.alias, w),
@@ -344,7 +345,9 @@ async function storeAhead(client: PoolClient, deps: SyncDeps): Promise<boolean> 
  * changed while it was filling.
  */
 export async function reindex(deps: SyncDeps): Promise<SyncResult> {
-  return withSyncLock(deps, (client) => rebuildUnderLock(deps, client, { lost: false }));
+  return withSyncLock(deps, async (client) =>
+    rebuildUnderLock(deps, client, await readSyncState(client, deps.alias), false),
+  );
 }
 
 /**
@@ -354,14 +357,10 @@ export async function reindex(deps: SyncDeps): Promise<SyncResult> {
  * then a part, and a cursor walk that ended early, all as 200s. A database never synced (no index
  * recorded) fills its first index in place: there is nothing to answer from before.
  */
-async function indexLost(deps: SyncDeps, client: PoolClient): Promise<boolean> {
-  const state = await readSyncState(client, deps.alias);
+async function indexLost(deps: SyncDeps, client: PoolClient, state: SyncState): Promise<boolean> {
   if (state.indexUuid === null) return false;
   if ((await aliasIndexUuid(deps.search, deps.alias)) === state.indexUuid) return false;
-  const res = await client.query<{ any: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM opportunities) AS any',
-  );
-  return res.rows[0]?.any === true;
+  return storeHoldsRecords(client);
 }
 
 /**
@@ -374,27 +373,33 @@ export async function indexLostAtStart(
   search: Client,
   alias: string,
 ): Promise<boolean> {
-  const res = await pool.query<{ uuid: string | null; any: boolean }>(
-    `SELECT (SELECT index_uuid FROM sync_state WHERE index_alias = $1) AS uuid,
-            EXISTS (SELECT 1 FROM opportunities) AS any`,
+  const res = await pool.query<{ uuid: string | null }>(
+    'SELECT index_uuid AS uuid FROM sync_state WHERE index_alias = $1',
     [alias],
   );
-  const row = res.rows[0];
-  if (!row?.uuid || !row.any) return false;
-  return (await aliasTargets(search, alias)).length === 0;
+  if (!res.rows[0]?.uuid) return false;
+  return (await aliasTargets(search, alias)).length === 0 && storeHoldsRecords(pool);
+}
+
+/** Whether the store holds any record (a deleted one included: the feed serves its tombstone). */
+async function storeHoldsRecords(db: Pick<Pool, 'query'>): Promise<boolean> {
+  const res = await db.query<{ any: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM opportunities) AS any',
+  );
+  return res.rows[0]?.any === true;
 }
 
 /**
  * The rebuild of `reindex`, under the sync lock. When the index was `lost`, the alias leaves
- * whatever index took its place first (one made anew and empty at start-up): lists and counts
+ * whatever index took its place first (one made anew and empty): lists and counts
  * answer 503 search_unavailable until the alias moves to the filled index, never a part of it.
  */
 async function rebuildUnderLock(
   deps: SyncDeps,
   client: PoolClient,
-  { lost }: { lost: boolean },
+  state: SyncState,
+  lost: boolean,
 ): Promise<SyncResult> {
-  await readSyncState(client, deps.alias);
   if (lost) await retireIndices(deps.search, await detachAlias(deps.search, deps.alias));
   const index = await createVersionedIndex(
     deps.search,
@@ -426,7 +431,7 @@ async function rebuildUnderLock(
     await deps.search.indices.delete({ index }).catch(() => undefined);
     return {
       ...filled,
-      watermark: (await readSyncState(client, deps.alias)).watermark,
+      watermark: state.watermark,
       index,
       stopped: true,
     };
