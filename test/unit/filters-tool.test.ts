@@ -324,3 +324,59 @@ describe('a key pasted as an argument value', () => {
     expect(err.message).not.toContain(SECRET);
   });
 });
+
+// A JSON string can hold a lone surrogate, a URL cannot: REST reads invalid UTF-8 as U+FFFD, so
+// the tool reads the lone surrogate so (a `city` searched for it and echoed it raw).
+describe('a lone surrogate in a tool argument', () => {
+  it.each<[string, unknown, unknown]>([
+    ['q', 'rust \ud800', 'rust \ufffd'],
+    ['q', '\udc00go \ud83d\ude80', '\ufffdgo 🚀'],
+    ['city', 'Z\ud800rich', 'Z\ufffdrich'],
+    ['normalized_title', '\udfffdev', '\ufffddev'],
+    ['source', 'greenhouse\ud83d', 'greenhouse\ufffd'],
+    ['specializations', 'rust\udc00', 'rust\ufffd'],
+  ])(
+    '%s %j is read as %j, as REST reads the bytes; a pair stays one character',
+    (name, v, read) => {
+      expect(parseToolArgs('count', { [name]: v }, ctx).filter[name as 'q']).toEqual(read);
+    },
+  );
+
+  it('in a list argument, item by item (the refusal names the value as REST would)', () => {
+    const err = apiErrorOf(() => parseToolArgs('count', { level: ['senior', 'x\ud800'] }, ctx));
+    expect(err.details).toEqual({ parameter: 'level', reason: 'unknown_value' });
+    expect(err.message).toContain('"x\ufffd"');
+  });
+});
+
+// contract §6.11.6: an ISO code compares by each character's simple lower case, as the engine does.
+describe('country and currency codes in another case', () => {
+  it.each([
+    ['us', 'US'],
+    ['Us', 'US'],
+    ['\u212Ay', 'KY'], // the Kelvin sign's simple lower case is k
+  ])('country %j is %s', (v, code) => {
+    expect(parseToolArgs('count', { country: v }, ctx).filter.country).toBe(code);
+    expect(parseRestQuery('count', { country: v }, ctx).filter.country).toBe(code);
+  });
+
+  it.each(['ır', 'ſe', 'ßa'])('country %j is no code in any case: 400 unknown_value', (v) => {
+    expect(summary(apiErrorOf(() => parseToolArgs('count', { country: v }, ctx)))).toMatchObject({
+      status: 400,
+      code: 'invalid_filter',
+      parameter: 'country',
+      reason: 'unknown_value',
+    });
+  });
+
+  it.each([
+    ['usd', 'USD'],
+    ['\u212Aes', 'KES'],
+    ['uſd', 'UſD'], // ſ is its own simple lower case: it matches no USD record
+    ['ßp', 'ßP'], // not SSP
+    ['ınr', 'ıNR'], // not INR
+  ])('currency %j is read as %j', (v, read) => {
+    expect(parseToolArgs('count', { currency: v }, ctx).filter.currency).toEqual(read);
+    expect(parseRestQuery('count', { currency: v }, ctx).filter.currency).toEqual(read);
+  });
+});

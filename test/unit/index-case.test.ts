@@ -1,4 +1,4 @@
-import { indexLowerCase } from '../../src/domain/index-case';
+import { codeCase, indexLowerCase } from '../../src/domain/index-case';
 
 // Lucene's LowerCaseFilter (the index's lowercase normalizer): each code point by its simple mapping.
 describe('indexLowerCase', () => {
@@ -12,6 +12,10 @@ describe('indexLowerCase', () => {
     ['Düsseldorf', 'düsseldorf'],
     ['ß', 'ß'],
     ['', ''],
+    // Unicode 17's new lower cases, which the engine's Java (Unicode 16) does not know.
+    ['\ua7cex', '\ua7cex'],
+    ['\u{16ea0} dev', '\u{16ea0} dev'],
+    ['\u{16eb8}\u0130', '\u{16eb8}i'],
   ])('%s → %s', (value, lower) => {
     expect(indexLowerCase(value)).toBe(lower);
   });
@@ -20,5 +24,18 @@ describe('indexLowerCase', () => {
     for (const value of ['İİİ', 'ΑΣ ΣΑΣ', 'x\u0130y']) {
       expect([...indexLowerCase(value)]).toHaveLength([...value].length);
     }
+  });
+});
+
+describe('codeCase', () => {
+  it.each([
+    ['usd', 'USD'],
+    ['Us', 'US'],
+    ['\u212Ay', 'KY'], // the Kelvin sign lower-cases to k
+    ['uſd', 'UſD'], // JavaScript's toUpperCase made it USD
+    ['ßp', 'ßP'], // and this SSP
+    ['ınr', 'ıNR'], // and this INR
+  ])('%j → %j', (value, code) => {
+    expect(codeCase(value)).toBe(code);
   });
 });

@@ -1,3 +1,5 @@
+import { codeCase } from '../index-case';
+
 // The 249 officially assigned ISO 3166-1 alpha-2 codes (contract §6.3: `country` must be one; `ZQ`
 // and `USA` are not). Reserved and user-assigned codes (UK, EU, XK, ZZ) are deliberately absent.
 const CODES =
@@ -19,6 +21,6 @@ export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(CODES.split(' '));
 
 /** The upper-case code when `value` (any case) is an assigned alpha-2 code, else undefined. */
 export function normalizeCountry(value: string): string | undefined {
-  const code = value.toUpperCase();
+  const code = codeCase(value);
   return ISO_COUNTRY_CODES.has(code) ? code : undefined;
 }

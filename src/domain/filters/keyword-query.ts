@@ -109,18 +109,13 @@ export function parseKeywordQuery(q: string): KeywordQuery {
   return query;
 }
 
-// A lone UTF-16 surrogate: JSON (an MCP argument) can carry one, a URL cannot (REST's decoder
-// reads invalid UTF-8 as U+FFFD). The engine kept it as a word no record holds, so MCP matched
-// nothing where REST matched the other words.
-const LONE_SURROGATE = /\p{Surrogate}/gu;
-
 /**
  * contract §7.4: 1 to 200 characters (code points) after trimming, else 400 invalid_filter on q.
- * Returns the trimmed text, which is what the filter, the cursor digest and applied_filters hold;
- * a lone surrogate is read as U+FFFD, as REST reads an invalid byte.
+ * Returns the trimmed text, which is what the filter, the cursor digest and applied_filters hold
+ * (an MCP argument's lone surrogate is already U+FFFD: parse-args.ts).
  */
 export function normalizeQuery(raw: string): string {
-  const trimmed = raw.replace(LONE_SURROGATE, '\uFFFD').trim();
+  const trimmed = raw.trim();
   const length = [...trimmed].length;
   if (length === 0) {
     throw invalidFilter('q', 'out_of_range', 'q must hold at least one non-space character.');

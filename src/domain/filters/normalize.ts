@@ -21,6 +21,7 @@ import {
   isListParam,
 } from './catalog';
 import { normalizeCountry } from './countries';
+import { codeCase } from '../index-case';
 import { parseDateParam } from './dates';
 import type {
   Coerce,
@@ -178,7 +179,7 @@ function checkItem(spec: ParamSpec, item: string, ctx: ParseContext): string {
         );
       }
       // An ISO 4217 code is upper case, as country's ISO code is: applied_filters echoes USD.
-      return name === 'currency' ? item.toUpperCase() : item;
+      return name === 'currency' ? codeCase(item) : item;
   }
 }
 
