@@ -3219,7 +3219,7 @@ export interface operations {
       header?: {
         /** @description Caller-generated correlation id (the same rules as on billable requests), echoed in the X-Request-ID header and in meta or error; a free request spends none. */
         'X-Request-ID'?: string;
-        /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id. */
+        /** @description Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body and the ETag and Cache-Control of the 200; like the 200, it needs no key and counts against no limit. */
         'If-None-Match'?: string;
       };
       path?: never;

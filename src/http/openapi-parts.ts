@@ -174,14 +174,20 @@ export const ETAG_HEADER = {
     'Weak entity tag of this response, blind to meta.request_id: send it back in If-None-Match.',
   ...str,
 };
-export const ifNoneMatchHeader = {
+const ifNoneMatch = (onMatch: string) => ({
   name: 'If-None-Match',
   in: 'header',
   required: false,
-  description:
-    'Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id.',
+  description: `Entity tags from earlier ETag headers (a list, or *), compared weakly (RFC 9110). ${onMatch}`,
   schema: { type: 'string' },
-};
+});
+export const ifNoneMatchHeader = ifNoneMatch(
+  'A match answers 304 with no body, the usage and rate-limit headers, and counts against the rate limit; on a list only when every record on the page was already delivered to the account this period, and then it consumes nothing and spends no request id.',
+);
+/** The taxonomy's: like its 200, its 304 needs no key and counts against no limit (contract §5.6). */
+export const publicIfNoneMatchHeader = ifNoneMatch(
+  'A match answers 304 with no body and the ETag and Cache-Control of the 200; like the 200, it needs no key and counts against no limit.',
+);
 export const notModified = (what: string) => ({
   description: `Not modified: If-None-Match matched and ${what}. No body.`,
   headers: { ...AUTH_HEADERS, ETag: ETAG_HEADER },

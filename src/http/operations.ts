@@ -10,6 +10,7 @@ import {
   errors,
   fieldsParameter,
   ifNoneMatchHeader,
+  publicIfNoneMatchHeader,
   notModified,
   ok,
   queryParameters,
@@ -150,7 +151,7 @@ export const OPERATIONS = {
     tags: ['Taxonomy'],
     summary: 'The versioned occupational taxonomy; no key needed; cacheable (ETag).',
     public: true,
-    parameters: () => [correlationIdHeader, ifNoneMatchHeader],
+    parameters: () => [correlationIdHeader, publicIfNoneMatchHeader],
     responses: {
       '200': ok('Taxonomy', { ...ECHOED_HEADERS, ETag: str, 'Cache-Control': str }),
       '304': {

@@ -325,6 +325,20 @@ describe('the document', () => {
     expect(secured('/v1/taxonomy/occupations')).toBe(false);
   });
 
+  // The taxonomy's 304 carries what its 200 does, no usage or rate-limit header: it takes no key
+  // and no limit. Its If-None-Match once said otherwise, in the words written for list and count.
+  it("describes the taxonomy's If-None-Match as the taxonomy answers it", () => {
+    const param = (path: string, name: string) =>
+      (op(path).parameters ?? []).find((p) => p.in === 'header' && p.name === name);
+    expect(param('/v1/taxonomy/occupations', 'If-None-Match')).toBeDefined();
+    const taxonomy = JSON.stringify(param('/v1/taxonomy/occupations', 'If-None-Match'));
+    expect(taxonomy).toMatch(/no key/);
+    expect(taxonomy).not.toMatch(/usage|rate-limit|rate limit/);
+    expect(JSON.stringify(param('/v1/opportunities', 'If-None-Match'))).toMatch(
+      /rate-limit headers/,
+    );
+  });
+
   it('documents the usage headers of contract §18 on authenticated responses', () => {
     const headers = Object.keys(op('/v1/opportunities').responses['200']?.headers ?? {});
     for (const name of [
