@@ -5,7 +5,7 @@ import { GenericContainer, Wait } from 'testcontainers';
 // reaped by testcontainers' Ryuk when the test process exits.
 export async function startContainers(): Promise<Record<string, string>> {
   const [opensearch, postgres, redis] = await Promise.all([
-    new GenericContainer('opensearchproject/opensearch:3.3.0')
+    new GenericContainer('opensearchproject/opensearch:3.8.0')
       .withEnvironment({
         'discovery.type': 'single-node',
         DISABLE_SECURITY_PLUGIN: 'true',
