@@ -1032,7 +1032,16 @@ export interface components {
         /** @description For 400 and 422: the offending parameter and a short machine-readable reason. */
         details?: {
           parameter: string;
-          reason: string;
+          /** @enum {string} */
+          reason:
+            | 'unknown_parameter'
+            | 'repeated'
+            | 'unknown_value'
+            | 'out_of_range'
+            | 'bad_format'
+            | 'not_a_list'
+            | 'unsupported'
+            | 'missing';
         };
       };
     };

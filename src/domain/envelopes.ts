@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS } from './errors';
+import { ERROR_REASONS, ERROR_STATUS } from './errors';
 import { Opportunity, PreviewOpportunity, SparseOpportunity } from './record';
 import { TAXONOMY_LEVELS } from './taxonomy';
 
@@ -153,7 +153,7 @@ export const ErrorEnvelope = z.object({
     message: z.string(),
     request_id: z.string(),
     details: z
-      .object({ parameter: z.string(), reason: z.string() })
+      .object({ parameter: z.string(), reason: z.enum(ERROR_REASONS) })
       .optional()
       .describe('For 400 and 422: the offending parameter and a short machine-readable reason.'),
   }),

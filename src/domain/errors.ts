@@ -33,16 +33,18 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** Short machine-readable reasons for 400/422 (contract §4.7). */
-export type ErrorReason =
-  | 'unknown_parameter'
-  | 'repeated'
-  | 'unknown_value'
-  | 'out_of_range'
-  | 'bad_format'
-  | 'not_a_list'
-  | 'unsupported'
-  | 'missing';
+/** Short machine-readable reasons for 400/422 (contract §4.7): a closed list. */
+export const ERROR_REASONS = [
+  'unknown_parameter',
+  'repeated',
+  'unknown_value',
+  'out_of_range',
+  'bad_format',
+  'not_a_list',
+  'unsupported',
+  'missing',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
 
 export interface ErrorDetails {
   parameter: string;

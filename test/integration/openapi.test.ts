@@ -325,6 +325,24 @@ describe('the document', () => {
     expect(secured('/v1/taxonomy/occupations')).toBe(false);
   });
 
+  // contract §4.7: the reasons are a closed list, typed so in the document a client generates from.
+  it('types details.reason as the closed list of contract §4.7', () => {
+    const envelope = JSON.stringify(doc.components.schemas.ErrorEnvelope);
+    const reason = /"reason":\{"type":"string","enum":(\[[^\]]*\])/.exec(envelope)?.[1];
+    expect(JSON.parse(reason ?? '[]').sort()).toEqual(
+      [
+        'unknown_parameter',
+        'repeated',
+        'not_a_list',
+        'unknown_value',
+        'unsupported',
+        'out_of_range',
+        'bad_format',
+        'missing',
+      ].sort(),
+    );
+  });
+
   // The taxonomy's 304 carries what its 200 does, no usage or rate-limit header: it takes no key
   // and no limit. Its If-None-Match once said otherwise, in the words written for list and count.
   it("describes the taxonomy's If-None-Match as the taxonomy answers it", () => {
