@@ -157,6 +157,22 @@ describe.each(MCP_CLIENTS)('$name', (kind) => {
     expect(JSON.stringify(body)).not.toContain(pasted);
   });
 
+  // contract §21.6.5: a lone surrogate (JSON can carry one) reads as REST reads the same bytes,
+  // U+FFFD, in values and names: the echo and the error hold no text a strict JSON reader refuses.
+  it('reads a lone surrogate in an argument, name or value, as U+FFFD', async () => {
+    const city = await call('count_opportunities', { city: 'Z\ud800rich' });
+    expect(city.isError).toBe(false);
+    expect(city.body).toMatchObject({ meta: { applied_filters: { city: 'Z\ufffdrich' } } });
+    const named = await call('count_opportunities', { 'ci\ud800ty': 'x' });
+    expect(named.isError).toBe(true);
+    expect(named.body.error).toMatchObject({
+      code: 'invalid_filter',
+      details: { parameter: 'ci\ufffdty', reason: 'unknown_parameter' },
+    });
+    const usage = await call('get_usage', { '\udc00': 1 });
+    expect(usage.body.error).toMatchObject({ details: { parameter: '\ufffd' } });
+  });
+
   it('a wallet that cannot pay is an isError result with 402 insufficient_balance', async () => {
     const poor = await connect(app.reader({ billing_model: 'legacy_wallet' }).key);
     const { isError, body } = await call('search_opportunities', { limit: 2 }, poor);

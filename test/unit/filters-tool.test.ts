@@ -8,6 +8,7 @@ import {
   parseToolArgs,
   restQuerySchema,
   toolArgsSchema,
+  wellFormedArguments,
 } from '../../src/domain/filters';
 import type { Endpoint } from '../../src/domain/filters';
 import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
@@ -325,9 +326,12 @@ describe('a key pasted as an argument value', () => {
   });
 });
 
-// A JSON string can hold a lone surrogate, a URL cannot: REST reads invalid UTF-8 as U+FFFD, so
-// the tool reads the lone surrogate so (a `city` searched for it and echoed it raw).
+// A JSON string can hold a lone surrogate, a URL cannot: REST reads invalid UTF-8 as U+FFFD, and
+// the tool-protocol boundary reads a lone surrogate so (src/mcp/server.ts: wellFormedArguments),
+// in every name and value (a `city` searched for it and echoed it raw, an unknown name too).
 describe('a lone surrogate in a tool argument', () => {
+  const parsed = (args: Args) => parseToolArgs('count', wellFormedArguments(args), ctx);
+
   it.each<[string, unknown, unknown]>([
     ['q', 'rust \ud800', 'rust \ufffd'],
     ['q', '\udc00go \ud83d\ude80', '\ufffdgo 🚀'],
@@ -338,14 +342,30 @@ describe('a lone surrogate in a tool argument', () => {
   ])(
     '%s %j is read as %j, as REST reads the bytes; a pair stays one character',
     (name, v, read) => {
-      expect(parseToolArgs('count', { [name]: v }, ctx).filter[name as 'q']).toEqual(read);
+      expect(parsed({ [name]: v }).filter[name as 'q']).toEqual(read);
     },
   );
 
   it('in a list argument, item by item (the refusal names the value as REST would)', () => {
-    const err = apiErrorOf(() => parseToolArgs('count', { level: ['senior', 'x\ud800'] }, ctx));
+    const err = apiErrorOf(() => parsed({ level: ['senior', 'x\ud800'] }));
     expect(err.details).toEqual({ parameter: 'level', reason: 'unknown_value' });
     expect(err.message).toContain('"x\ufffd"');
+  });
+
+  it("in an argument's name: the unknown argument is named with U+FFFD", () => {
+    const err = apiErrorOf(() => parsed({ 'ci\ud800ty': 'x' }));
+    expect(err.details).toEqual({ parameter: 'ci\ufffdty', reason: 'unknown_parameter' });
+  });
+
+  it('keeps what is not a string, and an own __proto__ name as an argument', () => {
+    const args = JSON.parse('{"__proto__": "x", "limit": 5, "remote": true, "n": null}') as Args;
+    const read = wellFormedArguments(args);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.keys(read)).toEqual(['__proto__', 'limit', 'remote', 'n']);
+    expect(read).toMatchObject({ limit: 5, remote: true, n: null });
+    expect(wellFormedArguments({ a: [['\ud800'], { b: '\udc00' }] })).toEqual({
+      a: [['\ufffd'], { b: '\ufffd' }],
+    });
   });
 });
 

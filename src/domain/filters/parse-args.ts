@@ -31,16 +31,6 @@ function decimal({ name, bound }: ParamSpec, raw: unknown): Coerced {
   return wrongType(name, 'a non-negative number (or a decimal string such as "80.5")');
 }
 
-// A lone UTF-16 surrogate: JSON can carry one, a URL cannot (REST's decoder reads invalid UTF-8
-// as U+FFFD). Kept, it made an argument mean something its REST form cannot: a `q` word no record
-// holds, a `city` searched for and echoed raw in applied_filters.
-const LONE_SURROGATE = /\p{Surrogate}/gu;
-
-/** A JSON string as REST reads the same bytes: a lone surrogate is U+FFFD. */
-function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD');
-}
-
 const coerceJson: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerced => {
   const { name } = spec;
   if (list) {
@@ -48,7 +38,7 @@ const coerceJson: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
       return wrongType(name, 'an array of strings');
     }
     // An empty array is the JSON form of REST's empty value: 422 like `job_family=`.
-    return { type: 'strings', items: raw.length === 0 ? [''] : raw.map(wellFormed) };
+    return { type: 'strings', items: raw.length === 0 ? [''] : raw };
   }
   if (Array.isArray(raw)) notAList(name);
   switch (spec.kind) {
@@ -66,7 +56,7 @@ const coerceJson: Coerce = (spec: ParamSpec, list: boolean, raw: unknown): Coerc
     default:
       if (typeof raw !== 'string') return wrongType(name, 'a string');
       if (spec.kind !== 'cursor' && spec.kind !== 'query' && raw.includes(',')) notAList(name);
-      return { type: 'strings', items: [wellFormed(raw)] };
+      return { type: 'strings', items: [raw] };
   }
 };
 
