@@ -28,11 +28,20 @@ export function indexLowerCase(value: string): string {
 
 /**
  * An ISO code (`country`, `currency`) in its upper-case spelling, compared as the index compares
- * text: each character's simple lower case, then the ASCII letters alone upper-cased. JavaScript's
- * toUpperCase maps "ß" to "SS", "ı" to "I" and "ſ" to "S", so `ßp`, `ınr` and `uſd` were read as
- * SSP, INR and USD, though no character of them is a letter of those codes in another case
- * (contract §6.11.6); the Kelvin sign, whose simple lower case is "k", still reads as K.
+ * text: each character's simple lower case (indexLowerCase), then each written in upper case when
+ * that upper case lower-cases back to it. JavaScript's toUpperCase maps "ß" to "SS", "ı" to "I" and
+ * "ſ" to "S", so `ßp`, `ınr` and `uſd` were read as SSP, INR and USD, though no character of them
+ * is a letter of those codes in another case (contract §6.11.6): they stay as they are. The Kelvin
+ * sign, whose simple lower case is "k", reads as K; `äbc` reads as ÄBC, as applied_filters shows a
+ * code (contract §6.13).
  */
 export function codeCase(value: string): string {
-  return indexLowerCase(value).replace(/[a-z]+/g, (letters) => letters.toUpperCase());
+  const lower = indexLowerCase(value);
+  if (!/[^\p{ASCII}]/u.test(lower)) return lower.toUpperCase();
+  let out = '';
+  for (const ch of lower) {
+    const upper = ch.toUpperCase();
+    out += upper.length === ch.length && indexLowerCase(upper) === ch ? upper : ch;
+  }
+  return out;
 }

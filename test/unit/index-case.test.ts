@@ -35,6 +35,11 @@ describe('codeCase', () => {
     ['uſd', 'UſD'], // JavaScript's toUpperCase made it USD
     ['ßp', 'ßP'], // and this SSP
     ['ınr', 'ıNR'], // and this INR
+    ['äbc', 'ÄBC'], // other letters are upper-cased as ASCII is
+    ['ÄBC', 'ÄBC'],
+    ['ｓｅｋ', 'ＳＥＫ'],
+    ['σεκ', 'ΣΕΚ'],
+    ['ςεκ', 'ςΕΚ'], // Σ lower-cases to σ, never to ς
   ])('%j → %j', (value, code) => {
     expect(codeCase(value)).toBe(code);
   });
