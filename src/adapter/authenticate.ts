@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../domain/errors';
+import { holdsKey } from '../domain/key-shape';
 import { REST_CHALLENGE } from '../domain/response-headers';
 import {
   refusedAfterAuthentication,
@@ -28,6 +29,18 @@ export const KEY_LIKE_PARAMETERS: ReadonlySet<string> = new Set([
   'x-api-key',
 ]);
 
+/**
+ * Whether the query string holds a key as contract §6.14 counts one: a parameter named like a key,
+ * or a name or value that holds one (`q=oppk_…`, `?oppk_…=1`). Without a key in its headers, such a
+ * request's 401 says that keys in the URL are never accepted (it said so for the names alone).
+ */
+export function keyInQuery(query: Readonly<Record<string, unknown>>): boolean {
+  return Object.entries(query).some(
+    ([name, value]) =>
+      KEY_LIKE_PARAMETERS.has(name.toLowerCase()) || holdsKey(name) || holdsKey(value),
+  );
+}
+
 export interface Authenticator {
   /** Resolves the caller from the request headers, or throws the ApiError to send. */
   authenticate(
@@ -52,10 +65,8 @@ export function createAuthenticator(service: AuthService): Authenticator {
     refuse: (error, ip) => service.refuse(error, ip),
     requireApiKey({ allowBearer }) {
       return (req: Request, _res: Response, next: NextFunction): void => {
-        const keyInQuery = Object.keys(req.query).some((name) =>
-          KEY_LIKE_PARAMETERS.has(name.toLowerCase()),
-        );
-        service.authenticate(req.headers, req.ip, { allowBearer, keyInQuery }).then(
+        const options = { allowBearer, keyInQuery: keyInQuery(req.query) };
+        service.authenticate(req.headers, req.ip, options).then(
           (auth) => {
             req.auth = auth;
             next(refusalAfterAuthentication(req, auth));

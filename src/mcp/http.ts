@@ -7,7 +7,11 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { ApiError } from '../domain/errors';
 import { checkOnlyParams } from '../domain/filters';
 import { callerOf } from '../adapter/caller';
-import { refusalAfterAuthentication, type Authenticator } from '../adapter/authenticate';
+import {
+  keyInQuery,
+  refusalAfterAuthentication,
+  type Authenticator,
+} from '../adapter/authenticate';
 import type { AuthContext } from '../service/auth';
 import type { Settings } from '../service/context';
 import type { Caller, ReadService } from '../service/read-service';
@@ -114,6 +118,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     const authorizations = req.headersDistinct.authorization ?? [];
     const options = {
       allowBearer: true,
+      keyInQuery: keyInQuery(req.query),
       ...(authorizations.length > 1 ? { authorizations } : {}),
     };
     auth.authenticate(req.headers, req.ip, options).then(

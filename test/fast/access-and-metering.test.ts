@@ -39,6 +39,41 @@ describe('authentication', () => {
     expectError(await read('/v1/opportunities', reader.key), 401, 'revoked_api_key');
   });
 
+  // contract §6.14: a key anywhere in the query string, name or value, and none in the headers:
+  // the 401 says where a key does not go (it said so only for parameters named like a key).
+  it.each([
+    '/v1/opportunities?api_key=KEY',
+    '/v1/opportunities?q=KEY',
+    '/v1/opportunities/count?level=KEY',
+    '/v1/usage?KEY=1',
+    '/v1/opportunities/changes?x=KEY',
+  ])('%s without a key header: 401 saying keys in the URL are never accepted', async (path) => {
+    const res = await read(path.replace('KEY', `oppk_${'k'.repeat(40)}`));
+    expectError(res, 401, 'missing_api_key');
+    expect(res.body.error.message).toMatch(/API keys in the URL are never accepted/);
+  });
+
+  it('/mcp with a key only in its URL: the same 401', async () => {
+    const res = await fetch(`${app.baseUrl}/mcp?q=oppk_${'k'.repeat(40)}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('missing_api_key');
+    expect(body.error.message).toMatch(/API keys in the URL are never accepted/);
+  });
+
+  it('without a key anywhere, the 401 says only where the key goes', async () => {
+    const res = await read('/v1/opportunities?q=rust');
+    expectError(res, 401, 'missing_api_key');
+    expect(res.body.error.message).not.toMatch(/URL/);
+  });
+
   it('every REST 401 carries a challenge naming the X-API-Key header (RFC 9110 §11.6.1)', async () => {
     for (const [path, key] of [
       ['/v1/opportunities', undefined],
