@@ -299,3 +299,26 @@ describe('spaces around a value', () => {
     expect([err.status, err.code]).toEqual([422, 'validation_error']);
   });
 });
+
+// contract §6.4: a space inside a number, a boolean or a date is a bad format; inside a code or a
+// vocabulary's value the value is none of them; inside a text it is text.
+describe('a space inside a value', () => {
+  const ctx = { taxonomy, maxPageSize: 100 };
+  it.each([
+    ['limit', '1 0', 422, 'bad_format'],
+    ['remote', 'tr ue', 422, 'bad_format'],
+    ['rate_min', '8 0', 422, 'bad_format'],
+    ['published_after', '2026-01-01 T00:00:00Z', 422, 'bad_format'],
+    ['country', 'u s', 400, 'unknown_value'],
+    ['level', 'sen ior', 400, 'unknown_value'],
+  ])('%s=%j → %i %s', (name, value, status, reason) => {
+    const err = apiErrorOf(() => parseRestQuery('list', { [name]: value }, ctx));
+    expect([err.status, err.details]).toEqual([status, { parameter: name, reason }]);
+  });
+
+  it('is text in a text filter', () => {
+    expect(parseRestQuery('list', { city: 'San Francisco' }, ctx).filter.city).toBe(
+      'San Francisco',
+    );
+  });
+});
