@@ -2,6 +2,7 @@
 // Every failure a client can see is an ApiError; the HTTP and MCP adapters turn it into the envelope.
 
 import { holdsKey, redactKeys } from './key-shape';
+import { wellFormedText } from './well-formed';
 
 export const ERROR_STATUS = {
   invalid_filter: 400,
@@ -122,13 +123,16 @@ export function pastedKey(name: string): ApiError {
 }
 
 /**
- * A name the caller sent, as an error message may show it: cut at 64 characters, and a key pasted
- * as the name itself (`?oppk_…`) hidden. JSON-quote it where it is shown, so no control character
- * reaches a one-line message.
+ * A name the caller sent, as an error message may show it: cut at 64 characters (code points: a
+ * cut between the halves of an emoji left a lone surrogate in `details.parameter`), a key pasted
+ * as the name itself (`?oppk_…`) hidden, a lone surrogate read as U+FFFD. JSON-quote it where it
+ * is shown, so no control character reaches a one-line message.
  */
 export function shownName(name: string): string {
-  const unkeyed = redactKeys(name);
-  return unkeyed.length > 64 ? `${unkeyed.slice(0, 64)}…` : unkeyed;
+  const shown = wellFormedText(redactKeys(name));
+  if (shown.length <= 64) return shown;
+  const chars = [...shown];
+  return chars.length > 64 ? `${chars.slice(0, 64).join('')}…` : shown;
 }
 
 /** A value the caller sent, as a message shows it: as shownName (a key hidden, cut), JSON-quoted. */

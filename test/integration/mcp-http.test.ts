@@ -425,6 +425,26 @@ describe('protocol edges: HTTP refusals carry the error envelope (contract §20.
       },
     );
 
+    // contract §6.14, §21.6.5: the refusal quotes what the client sent (here the body's tool
+    // name), with a key hidden and a lone surrogate read as U+FFFD, as every other message does.
+    it.each([
+      [`oppk_${'W'.repeat(40)}`, 'oppk_[redacted]'],
+      ['x\ud800', 'x\ufffd'],
+    ])('a disagreement quoting %j shows %j', async (name, shown) => {
+      const res = await post(modern('tools/call', { name, arguments: {} }), {
+        'X-API-Key': await newKey(),
+        ...V,
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'x',
+      });
+      const text = await res.text();
+      expect(res.status).toBe(400);
+      const message = (JSON.parse(text) as { error: { message: string } }).error.message;
+      expect(message).toContain(shown);
+      expect(message).not.toContain(name);
+      expect(text).not.toMatch(/\\ud800|oppk_W/);
+    });
+
     it('the revision in the header without the envelope → 422 validation_error naming the body', async () => {
       const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
         'X-API-Key': await newKey(),

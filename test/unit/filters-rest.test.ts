@@ -322,3 +322,21 @@ describe('a space inside a value', () => {
     );
   });
 });
+
+// contract §4.7: a long name is cut to its first 64 characters and `…`; characters, not UTF-16
+// units: a cut between an emoji's halves left a lone surrogate in details.parameter.
+describe('a long unknown name, shown', () => {
+  const ctx = { taxonomy, maxPageSize: 100 };
+  const shown = (name: string) =>
+    apiErrorOf(() => parseRestQuery('list', { [name]: '1' }, ctx)).details?.parameter ?? '';
+
+  it('is cut after 64 characters, never between the halves of one', () => {
+    expect(shown(`${'a'.repeat(63)}🚀🚀`)).toBe(`${'a'.repeat(63)}🚀…`);
+    expect(shown('🚀'.repeat(70))).toBe(`${'🚀'.repeat(64)}…`);
+    expect(shown('🚀'.repeat(64))).toBe('🚀'.repeat(64));
+  });
+
+  it('holds no lone surrogate', () => {
+    expect(shown(`x\ud800${'b'.repeat(70)}`)).toBe(`x\ufffd${'b'.repeat(62)}…`);
+  });
+});
