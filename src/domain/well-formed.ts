@@ -2,7 +2,8 @@
 // U+FFFD). Kept, it made a tool call mean what no REST request can: a `q` word no record holds, a
 // `city` searched for and echoed raw in applied_filters, an argument's name echoed raw in an error
 // (text that strict JSON readers refuse). Read at the tool-protocol boundary, names and values
-// alike, so that every tool and every check after it sees what REST would (contract §21.6.5).
+// alike, so that every tool and every check after it sees what REST would (contract §21.6.5), and
+// in every message that quotes a caller (domain/errors.ts shownName, the transport's refusals).
 const LONE_SURROGATE = /\p{Surrogate}/gu;
 
 /** `text` as REST reads the same bytes: each lone surrogate is U+FFFD; pairs stay. */

@@ -3,7 +3,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import { toolOutcome, unexpectedError } from '../adapter/presenter';
 import { ApiError } from '../domain/errors';
 import type { TaxonomyEnvelope } from '../domain/envelopes';
-import { wellFormedArguments, wellFormedText } from '../domain/filters';
+import { wellFormedArguments } from '../domain/well-formed';
 import type { Logger } from '../infra/logger';
 import type { Caller, Refused } from '../service/read-service';
 import type { DeferredJson } from './deferred-json';
@@ -114,7 +114,7 @@ export function createMcpServer(parts: ServerParts, scope: RequestScope): Server
   server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     // A tool that does not exist is a protocol error (JSON-RPC invalid params), not a domain one.
-    if (!tool) throw unknownName('tool', wellFormedText(request.params.name));
+    if (!tool) throw unknownName('tool', request.params.name);
     // A tool's own argument check throws before any read; anything else thrown is a bug. A lone
     // surrogate in a name or a value is read as REST reads the same bytes (contract §21.6.5).
     const args = wellFormedArguments(scope.argumentsAsSent ?? request.params.arguments ?? {});

@@ -8,8 +8,8 @@ import {
   parseToolArgs,
   restQuerySchema,
   toolArgsSchema,
-  wellFormedArguments,
 } from '../../src/domain/filters';
+import { wellFormedArguments } from '../../src/domain/well-formed';
 import type { Endpoint } from '../../src/domain/filters';
 import { apiErrorOf, summary, taxonomy } from './taxonomy-fixture';
 

@@ -17,7 +17,6 @@ export { filterDigest } from './digest';
 export { parseRestQuery } from './parse-query';
 export { checkOnlyParams, refusePastedKeys } from './normalize';
 export { parseToolArgs } from './parse-args';
-export { wellFormedArguments, wellFormedText } from '../well-formed';
 export {
   restQuerySchema,
   restParamSchema,

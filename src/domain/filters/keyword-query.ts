@@ -112,7 +112,7 @@ export function parseKeywordQuery(q: string): KeywordQuery {
 /**
  * contract §7.4: 1 to 200 characters (code points) after trimming, else 400 invalid_filter on q.
  * Returns the trimmed text, which is what the filter, the cursor digest and applied_filters hold
- * (an MCP argument's lone surrogate is already U+FFFD: parse-args.ts).
+ * (an MCP argument's lone surrogate is already U+FFFD: domain/well-formed.ts).
  */
 export function normalizeQuery(raw: string): string {
   const trimmed = raw.trim();
