@@ -135,6 +135,19 @@ export function shownName(name: string): string {
   return chars.length > 64 ? `${chars.slice(0, 64).join('')}…` : shown;
 }
 
+/**
+ * A message that quotes what a caller sent (a JSON-RPC params path, an SDK sentence naming a
+ * header or a tool), on one line and bounded: keys hidden, a lone surrogate read as U+FFFD, every
+ * control or line-breaking character (C0, DEL, C1, U+2028, U+2029) a space, at most `max`
+ * characters (code points).
+ */
+export function quotedLine(text: string, max = 200): string {
+  return [...wellFormedText(redactKeys(text))]
+    .slice(0, max)
+    .join('')
+    .replace(/[\p{Cc}\u2028\u2029]/gu, ' ');
+}
+
 /** A value the caller sent, as a message shows it: as shownName (a key hidden, cut), JSON-quoted. */
 export const quoteValue = (value: string): string => JSON.stringify(shownName(value));
 

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { shownName } from '../domain/errors';
+import { quotedLine, shownName } from '../domain/errors';
 import type { Logger } from '../infra/logger';
 
 // contract §20.4, §21.6 inside JSON-RPC: the SDK parses a request's params against its schema before
@@ -42,16 +42,21 @@ function issuesOf(err: unknown): Issue[] | null {
   }
 }
 
-/** `params.uri: expected string, received array`, for at most three issues, on one line. */
+/**
+ * `params.uri: expected string, received array`, for at most three issues, on one line. A path
+ * can hold names the client chose (`capabilities.experimental.<name>`): each is shown as any
+ * caller's name is (a key hidden, a lone surrogate U+FFFD, cut at 64), and the line is bounded.
+ */
 function summary(issues: Issue[]): string {
-  return issues
+  const line = issues
     .slice(0, 3)
     .map((i) => {
-      const path = (i.path ?? []).map(String).join('.') || 'params';
+      const path = (i.path ?? []).map((p) => shownName(String(p))).join('.') || 'params';
       const message = (i.message ?? 'invalid').replace(/^Invalid input: /, '');
-      return `${path}: ${message}`.replace(/[\r\n{}[\]]/g, ' ');
+      return `${path}: ${message.replace(/[{}[\]]/g, ' ')}`;
     })
     .join('; ');
+  return quotedLine(line, 600);
 }
 
 /**

@@ -1,7 +1,5 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { ApiError, invalidFilter, validationError } from '../domain/errors';
-import { redactKeys } from '../domain/key-shape';
-import { wellFormedText } from '../domain/well-formed';
+import { ApiError, invalidFilter, quotedLine, validationError } from '../domain/errors';
 
 // contract §20.4: a request /mcp refuses at the HTTP level gets a documented status and the error
 // envelope, like every other request that reached the app. The SDK transport answers its own
@@ -26,11 +24,7 @@ export interface TransportRefusal {
  * tool's name, a resource's URI, a header), so a key in it is hidden (contract §6.14) and a lone
  * surrogate read as U+FFFD (§21.6.5), as in every other message that quotes a caller.
  */
-const said = (message: string | undefined) =>
-  [...wellFormedText(redactKeys(message ?? ''))]
-    .slice(0, 200)
-    .map((c) => (c < ' ' || c === '\u007f' ? ' ' : c))
-    .join('');
+const said = (message: string | undefined) => quotedLine(message ?? '');
 
 export const notAcceptable = () =>
   validationError(

@@ -647,6 +647,37 @@ describe('malformed params of a well-formed message (fuzz counterexamples)', () 
   });
 });
 
+// contract §4.7, §6.14: a params path can hold names the client chose; the message shows each as
+// any caller's name is shown (it printed a key pasted as a capability's name whole, a lone
+// surrogate raw, control characters, and 10 KB for two long names).
+describe("a params path holding the client's own names", () => {
+  const KEY = `oppk_${'N'.repeat(40)}`;
+  it.each([
+    [KEY, 'oppk_[redacted]'],
+    ['x\ud800', 'x\ufffd'],
+    ['a\u0000b\u007fc\u2028d\u0085e', 'a b c d e'],
+    ['z'.repeat(5000), `${'z'.repeat(64)}…`],
+  ])('initialize with a capability named as case %#', async (name, shown) => {
+    const params = {
+      protocolVersion: '2025-06-18',
+      capabilities: { experimental: { [name]: 5 } },
+      clientInfo: { name: 'a', version: '1' },
+    };
+    const res = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'initialize', params }),
+      {
+        'X-API-Key': await newKey(),
+      },
+    );
+    const text = await res.text();
+    const reply = JSON.parse(text) as { error: { code: number; message: string } };
+    expect(reply.error.code).toBe(-32602);
+    expect(reply.error.message).toContain(shown);
+    expect(reply.error.message.length).toBeLessThan(700);
+    expect(text).not.toMatch(/oppk_N|\\ud800/);
+  });
+});
+
 describe('batches are refused whole (contract §21.10)', () => {
   it('a batch of 100 taxonomy calls is one small 400, not 10 MB', async () => {
     const batch = Array.from({ length: 100 }, (_, i) => toolCall(i, 'get_occupation_taxonomy', {}));
