@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { shownName } from '../domain/errors';
+import { quoteValue } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import type { Progress } from '../infra/progress';
 import type { RealCapabilities } from '../app/compose';
@@ -94,7 +94,7 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
  */
 export function uuidArgument(value: string, what: string): string {
   if (!isUuid(value))
-    throw new UsageError(`${what} must be an id (a uuid), got ${JSON.stringify(shownName(value))}`);
+    throw new UsageError(`${what} must be an id (a uuid), got ${quoteValue(value)}`);
   return value;
 }
 

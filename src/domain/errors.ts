@@ -105,7 +105,7 @@ export function unknownParameter(name: string): ApiError {
   // A key as the name (`?oppk_…`, `?x-oppk_…=1`) says so, as a key as the value does (§6.14).
   if (holdsKey(name)) return pastedKey(name);
   const shown = shownName(name);
-  return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${JSON.stringify(shown)}.`);
+  return invalidFilter(shown, 'unknown_parameter', `Unknown parameter ${quoteValue(name)}.`);
 }
 
 /**
@@ -114,7 +114,7 @@ export function unknownParameter(name: string): ApiError {
  * read; the message says why instead of claiming the parameter is unknown, and never shows the key.
  */
 export function pastedKey(name: string): ApiError {
-  const shown = JSON.stringify(shownName(name));
+  const shown = quoteValue(name);
   return invalidFilter(
     shownName(name),
     'unknown_parameter',
@@ -148,8 +148,16 @@ export function quotedLine(text: string, max = 200): string {
     .replace(/[\p{Cc}\u2028\u2029]/gu, ' ');
 }
 
-/** A value the caller sent, as a message shows it: as shownName (a key hidden, cut), JSON-quoted. */
-export const quoteValue = (value: string): string => JSON.stringify(shownName(value));
+/**
+ * A value the caller sent, as a message shows it: as shownName (a key hidden, cut), JSON-quoted,
+ * with the characters JSON leaves raw but a reader takes for a break or a control (DEL, C1, U+2028,
+ * U+2029) escaped as JSON escapes C0 ("Unknown tool: \"a\u2028b\""), so the message stays one line.
+ */
+export const quoteValue = (value: string): string =>
+  JSON.stringify(shownName(value)).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /** A detail id that is not a uuid (the path segment, or the MCP tool's `id`). */
 export const badOpportunityId = (id?: unknown) =>

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import { quotedLine, shownName } from '../domain/errors';
+import { quoteValue, quotedLine, shownName } from '../domain/errors';
 import type { Logger } from '../infra/logger';
 
 // contract §20.4, §21.6 inside JSON-RPC: the SDK parses a request's params against its schema before
@@ -99,10 +99,7 @@ export function guardRequestHandlers(server: Server, logger: Logger, requestId: 
  * one-line message long, put control characters into it, or repeat a key.
  */
 export function unknownName(kind: 'tool' | 'resource', name: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Unknown ${kind}: ${JSON.stringify(shownName(name))}`,
-  );
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${kind}: ${quoteValue(name)}`);
 }
 
 /**

@@ -678,6 +678,21 @@ describe("a params path holding the client's own names", () => {
   });
 });
 
+it('an unknown tool named with line separators and controls is quoted on one line', async () => {
+  const res = await post(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'a\u0085b\u2028c\u2029d\u009be\u007ff', arguments: {} },
+    }),
+    { 'X-API-Key': await newKey() },
+  );
+  const reply = (await res.json()) as { error: { code: number; message: string } };
+  expect(reply.error.code).toBe(-32602);
+  expect(reply.error.message).toBe('Unknown tool: "a\\u0085b\\u2028c\\u2029d\\u009be\\u007ff"');
+});
+
 describe('batches are refused whole (contract §21.10)', () => {
   it('a batch of 100 taxonomy calls is one small 400, not 10 MB', async () => {
     const batch = Array.from({ length: 100 }, (_, i) => toolCall(i, 'get_occupation_taxonomy', {}));

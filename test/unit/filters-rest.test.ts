@@ -340,3 +340,13 @@ describe('a long unknown name, shown', () => {
     expect(shown(`x\ud800${'b'.repeat(70)}`)).toBe(`x\ufffd${'b'.repeat(62)}…`);
   });
 });
+
+// contract §4.7: a message quotes a name JSON-quoted on one line: the characters JSON leaves raw but
+// a reader takes for a line break or a control (DEL, C1, U+2028, U+2029) are escaped as C0 is.
+it('an unknown name with line separators and controls is quoted on one line', () => {
+  const err = apiErrorOf(() =>
+    parseRestQuery('list', { 'a\u2028b\u0085c\u007fd\u2029e\nf': '1' }, { taxonomy }),
+  );
+  expect(err.message).toBe('Unknown parameter "a\\u2028b\\u0085c\\u007fd\\u2029e\\nf".');
+  expect(err.message).not.toMatch(/[\p{Cc}\u2028\u2029]/u);
+});
