@@ -65,7 +65,7 @@ export function createAuthenticator(service: AuthService): Authenticator {
     refuse: (error, ip) => service.refuse(error, ip),
     requireApiKey({ allowBearer }) {
       return (req: Request, _res: Response, next: NextFunction): void => {
-        const options = { allowBearer, keyInQuery: keyInQuery(req.query) };
+        const options = { allowBearer, keyInQuery: () => keyInQuery(req.query) };
         service.authenticate(req.headers, req.ip, options).then(
           (auth) => {
             req.auth = auth;

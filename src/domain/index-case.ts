@@ -13,8 +13,10 @@
  * not be found by its own value. `index-case-engine.test.ts` asks the engine for every cased code
  * point and fails when the two part again (a newer Java, a newer Node).
  */
-const SIMPLE_EXCEPTIONS = /[\u0130\u03a3\ua7ce\ua7d2\ua7d4\u{16ea0}-\u{16eb8}]/u;
-const ENGINE_KEEPS = /[\ua7ce\ua7d2\ua7d4\u{16ea0}-\u{16eb8}]/u;
+const ENGINE_KEEPS_CLASS = '\\ua7ce\\ua7d2\\ua7d4\\u{16ea0}-\\u{16eb8}';
+const ENGINE_KEEPS = new RegExp(`[${ENGINE_KEEPS_CLASS}]`, 'u');
+/** Where the simple mapping is not JavaScript's: İ, Σ, and the letters the engine keeps. */
+const SIMPLE_EXCEPTIONS = new RegExp(`[\\u0130\\u03a3${ENGINE_KEEPS_CLASS}]`, 'u');
 
 export function indexLowerCase(value: string): string {
   // Every other code point's full lower-case mapping is its simple one, one code point long.

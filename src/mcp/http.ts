@@ -118,7 +118,7 @@ export function mcpRoutes(deps: Settings, auth: Authenticator, reads: ReadServic
     const authorizations = req.headersDistinct.authorization ?? [];
     const options = {
       allowBearer: true,
-      keyInQuery: keyInQuery(req.query),
+      keyInQuery: () => keyInQuery(req.query),
       ...(authorizations.length > 1 ? { authorizations } : {}),
     };
     auth.authenticate(req.headers, req.ip, options).then(

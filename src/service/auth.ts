@@ -39,8 +39,12 @@ export interface AuthContext {
 export interface AuthOptions {
   /** The /mcp endpoint also accepts `Authorization: Bearer <key>` (contract §14.1, §21.2). */
   allowBearer: boolean;
-  /** The URL carried something that looks like a key; it is never read, only mentioned. */
-  keyInQuery?: boolean;
+  /**
+   * Whether the URL carried something that looks like a key; it is never read, only mentioned in
+   * the 401 of a request without one. Asked only then: every query value would be scanned on
+   * every authenticated request otherwise.
+   */
+  keyInQuery?: () => boolean;
   /**
    * Every Authorization header as sent, where the request had more than one: Node keeps only the
    * first in `headers`, and two Bearer keys of ours are as ambiguous as X-API-Key beside another.
@@ -308,7 +312,7 @@ function missingKey(options: AuthOptions): ApiError {
   const where = options.allowBearer
     ? 'the X-API-Key header or Authorization: Bearer'
     : 'the X-API-Key header';
-  const why = options.keyInQuery ? ' API keys in the URL are never accepted.' : '';
+  const why = options.keyInQuery?.() ? ' API keys in the URL are never accepted.' : '';
   return new ApiError('missing_api_key', `An API key is required in ${where}.${why}`);
 }
 
