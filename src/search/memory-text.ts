@@ -19,15 +19,18 @@ const FOLDED: Record<string, string> = {
   ø: 'o',
   đ: 'd',
   ł: 'l',
+  ı: 'i',
   // The script_accents character filter's final sigma (script-accents.ts).
   ς: 'σ',
 };
 
+// Compatibility decomposition as well as accents: ASCII folding turns a ligature (ﬁ) and a
+// full-width letter (ｑ) into their ASCII letters, so `ﬁle` and `file` are one word in the engine.
 const fold = (token: string) =>
   token
-    .normalize('NFD')
+    .normalize('NFKD')
     .replace(/\p{M}/gu, '')
-    .replace(/[ßæœøđłς]/g, (ch) => FOLDED[ch] ?? ch);
+    .replace(/[ßæœøđłıς]/g, (ch) => FOLDED[ch] ?? ch);
 
 /**
  * The go_compounds character filter: "Go-Live" and "Go-to-Market" keep their "go" in one token

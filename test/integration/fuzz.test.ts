@@ -17,6 +17,7 @@ import { rawRequest, type RawReply } from '../support/raw-http';
 import { FIXTURE } from '../support/read-fixture';
 import { get } from '../support/read-http';
 import { ROOMY } from '../support/factories';
+import { fuzzSettings } from '../support/fuzz/settings';
 
 // Random and malformed requests at every endpoint, with and without a key.
 // Properties: a documented status, the error envelope on errors, never a 5xx or anything internal
@@ -24,19 +25,7 @@ import { ROOMY } from '../support/factories';
 // fixed seed and few runs; `npm run fuzz` runs more (FUZZ_RUNS, FUZZ_SEED; FUZZ_SEED=random picks
 // one). The seed is printed so that any failure can be replayed.
 
-/** A whole number from the environment, or the run stops: `FUZZ_RUNS=abc` ran nothing and passed. */
-function wholeNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new Error(`${name} must be a whole number, got ${raw}`);
-  return Number(raw);
-}
-
-const RUNS = wholeNumber('FUZZ_RUNS', 30);
-const SEED =
-  process.env.FUZZ_SEED === 'random'
-    ? Math.floor(Math.random() * 2 ** 31)
-    : wholeNumber('FUZZ_SEED', 20261123);
+const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 30, seed: 20261123 });
 /** Generous per property: a loaded machine, a long `npm run fuzz`, and shrinking after a failure. */
 const TIMEOUT = 120_000 + RUNS * 3_000;
 

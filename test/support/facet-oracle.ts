@@ -72,13 +72,12 @@ function level(
   return { groups, other_count: other };
 }
 
-/** The expected count envelope figures of `q` grouped by `dims`. */
-export function facetOracle(
-  q: Query,
-  dims: string[],
+/** Buckets of `dims` (one or two, outer first) over records that already match the filters. */
+export function facetGroups(
+  records: readonly Opportunity[],
+  dims: readonly string[],
   limit = 10,
-): { count: number; groups: Bucket[]; other_count: number } {
-  const records = expected(q);
+): { groups: Bucket[]; other_count: number } {
   const [outer, inner] = dims;
   const top = level(records, outer ?? '', limit);
   if (inner) {
@@ -92,5 +91,15 @@ export function facetOracle(
       g.other_count = sub.other_count;
     }
   }
-  return { count: records.length, ...top };
+  return top;
+}
+
+/** The expected count envelope figures of `q` grouped by `dims`, over the read fixture. */
+export function facetOracle(
+  q: Query,
+  dims: string[],
+  limit = 10,
+): { count: number; groups: Bucket[]; other_count: number } {
+  const records = expected(q);
+  return { count: records.length, ...facetGroups(records, dims, limit) };
 }

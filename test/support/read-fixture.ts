@@ -259,8 +259,27 @@ const ms = (value: string): number => {
   if (Number.isNaN(t)) throw new Error(`oracle: bad date ${value}`);
   return t;
 };
+/**
+ * Case folding of contract §6.11.6: each code point by its simple lower case (İ → i, Σ → σ
+ * wherever it stands), not JavaScript's full, in-context mapping (a word-final Σ → ς, İ → i +
+ * U+0307), so `city=πατρασ` finds `ΠΑΤΡΑΣ`; the letters only Unicode 17 gave a lower case are
+ * kept as they are, as the engine keeps them.
+ */
+const ENGINE_KEEPS = /[\ua7ce\ua7d2\ua7d4\u{16ea0}-\u{16eb8}]/u;
+export function fold(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    if (ch === '\u0130') out += 'i';
+    else if (ENGINE_KEEPS.test(ch)) out += ch;
+    else {
+      const lower = ch.toLowerCase();
+      out += [...lower].length === 1 ? lower : ch;
+    }
+  }
+  return out;
+}
 const same = (a: string | null | undefined, b: string) =>
-  a !== null && a !== undefined && a.toLowerCase() === b.toLowerCase();
+  a !== null && a !== undefined && fold(a) === fold(b);
 const list = (value: string) => value.split(',').map((v) => v.trim());
 
 const NODES = new Map(
@@ -291,23 +310,35 @@ type Predicate = (r: Opportunity, value: string, q: Query) => boolean;
 const upper = (r: Opportunity) => (r.rate ? (r.rate.max ?? r.rate.min) : null);
 const lower = (r: Opportunity) => (r.rate ? (r.rate.min ?? r.rate.max) : null);
 
+/** A number as the plain decimal String() means (`1e-7` → `0.0000001`), as whole and fraction. */
+function plainDigits(text: string): { whole: string; fraction: string } {
+  const [significand = '0', power = '0'] = text.split('e');
+  const [w = '', f = ''] = significand.split('.');
+  const digits = w + f;
+  const point = w.length + Number(power);
+  const full =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits.padEnd(point, '0')
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const [whole = '', fraction = ''] = full.split('.');
+  return { whole: whole.replace(/^0+/, ''), fraction: fraction.replace(/0+$/, '') };
+}
+
 /**
  * Sign of the stored rate minus the filter's decimal text, compared as written (contract §6.9),
  * digit by digit: not through Number(), which rounds a text of more digits than a double holds.
- * The fixture's rates print as plain decimals (80.5, 180000).
+ * The stored amount is read as the shortest decimal of its double, as the API prints it
+ * (`1e-7` included).
  */
 function compareRate(rate: number, text: string): number {
-  const parts = (t: string) => {
-    const [whole = '', fraction = ''] = t.split('.');
-    return { whole: whole.replace(/^0+(?=.)/, ''), fraction: fraction.replace(/0+$/, '') };
-  };
-  const a = parts(String(rate));
-  const b = parts(text);
+  const a = plainDigits(String(rate));
+  const b = plainDigits(text);
   if (a.whole.length !== b.whole.length) return a.whole.length - b.whole.length;
-  const width = Math.max(a.fraction.length, b.fraction.length);
-  const left = a.whole + a.fraction.padEnd(width, '0');
-  const right = b.whole + b.fraction.padEnd(width, '0');
-  return left === right ? 0 : left > right ? 1 : -1;
+  if (a.whole !== b.whole) return a.whole > b.whole ? 1 : -1;
+  if (a.fraction === b.fraction) return 0;
+  return a.fraction > b.fraction ? 1 : -1;
 }
 
 /** contract §6, one predicate per filter parameter of §6.1. */
