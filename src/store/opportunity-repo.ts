@@ -105,10 +105,20 @@ export async function settleOpportunities(pool: Pool): Promise<void> {
 export async function deleteOpportunities(pool: Pool, ids: string[]): Promise<string[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+    // The change positions are drawn in the order given (volatile expressions after the sort), so
+    // the tombstones of one import follow its file (contract §12.2): an UPDATE drawing them as it
+    // scans the table gave them in the table's physical order, or the index's.
     const res = await client.query<{ id: string }>(
-      `UPDATE opportunities SET deleted_at = now(), sync_seq = nextval('opportunity_sync_seq'), updated_at = now()
-       WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL
-       RETURNING id`,
+      `UPDATE opportunities o
+          SET deleted_at = now(), sync_seq = d.seq, updated_at = now()
+         FROM (SELECT t.id, nextval('opportunity_sync_seq') AS seq
+                 FROM (SELECT u.id, min(u.ord) AS ord
+                         FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, ord)
+                         JOIN opportunities live ON live.id = u.id AND live.deleted_at IS NULL
+                        GROUP BY u.id) t
+                ORDER BY t.ord) d
+        WHERE o.id = d.id AND o.deleted_at IS NULL
+       RETURNING o.id`,
       [ids],
     );
     return res.rows.map((r) => r.id);
