@@ -959,3 +959,13 @@ it('the deletion lines of one import come in the feed in the order of the file (
   const order = (await wholeFeed()).map((i) => i.id).filter((id) => id === a.id || id === b.id);
   expect(order).toEqual([b.id, a.id]);
 });
+
+it('the tombstones of one delete come in the feed in the order of its ids (contract §12.2)', async () => {
+  const a = makeRecord({ id: 'dddddddd-0000-4000-8000-000000000011', title: 'Delete order A' });
+  const b = makeRecord({ id: 'dddddddd-0000-4000-8000-000000000012', title: 'Delete order B' });
+  await importLines('delete-order', [a, b]);
+  const report = await deleteRecords(ctx.deps, [b.id, a.id]);
+  expect(report.deleted).toEqual([b.id, a.id]);
+  const order = (await wholeFeed()).map((i) => i.id).filter((id) => id === a.id || id === b.id);
+  expect(order).toEqual([b.id, a.id]);
+});
