@@ -5,6 +5,7 @@ import { FIXTURE } from '../support/read-fixture';
 import { get, newReader, type Reader } from '../support/read-http';
 import { countArgs, detailIdArb, restQuery, searchArb, type Args } from '../support/fuzz/mcp-rest';
 import { fuzzSettings } from '../support/fuzz/settings';
+import { postToolCall } from '../support/mcp-messages';
 
 // Differential property of contract §21.5, §21.6, §21.9 and §21.11: the MCP tools and their REST
 // twins over one inventory (FIXTURE), each call on a fresh account of its own. A random search
@@ -42,23 +43,10 @@ interface ToolAnswer {
   text: string;
 }
 
-let rpcId = 0;
-/** One tools/call, raw JSON-RPC over HTTP with the X-API-Key header (contract §21.1, §21.2). */
+/** One tools/call, raw JSON-RPC over HTTP with the key (contract §21.1, §21.2). */
 async function tool(key: string, name: string, args: Args): Promise<ToolAnswer> {
-  const res = await fetch(`${ctx.baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      'X-API-Key': key,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2025-06-18',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: ++rpcId,
-      method: 'tools/call',
-      params: { name, arguments: args },
-    }),
+  const res = await postToolCall(ctx.baseUrl, key, name, args, {
+    'MCP-Protocol-Version': '2025-06-18',
   });
   const raw = await res.text();
   if (res.status !== 200) throw new Error(`POST /mcp ${name} -> ${res.status} ${raw}`);

@@ -14,12 +14,16 @@ export function initializeMessage(clientName = 'x', id: number | string = 1) {
   };
 }
 
-/** A JSON-RPC tools/call POSTed to the stateless /mcp endpoint with a Bearer key: the raw reply. */
+/**
+ * A JSON-RPC tools/call POSTed to the stateless /mcp endpoint with a Bearer key: the raw reply.
+ * `headers` adds to the request's (a protocol version, say).
+ */
 export function postToolCall(
   baseUrl: string,
   key: string,
   name: string,
   args: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   return fetch(`${baseUrl}/mcp`, {
     method: 'POST',
@@ -27,6 +31,7 @@ export function postToolCall(
       Authorization: `Bearer ${key}`,
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',

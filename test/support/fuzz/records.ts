@@ -373,6 +373,15 @@ const listOf = (values: fc.Arbitrary<string>): fc.Arbitrary<string> =>
       return list.join(',');
     });
 
+/** Mostly `value`, now and then one of the odd values of its kind; padded with white space at times. */
+const oftenThis = (value: string, odd: readonly string[]): fc.Arbitrary<string> =>
+  padded(
+    fc.oneof(
+      { weight: 12, arbitrary: fc.constant(value) },
+      { weight: 1, arbitrary: fc.constantFrom(...odd) },
+    ),
+  );
+
 /** A date bound near the records' instants: exact, a millisecond off, finer, bare, offset. */
 const dateValue = (found: string[]): fc.Arbitrary<string> =>
   fc
@@ -403,14 +412,7 @@ const dateValue = (found: string[]): fc.Arbitrary<string> =>
           return text;
       }
     })
-    .chain((v) =>
-      padded(
-        fc.oneof(
-          { weight: 12, arbitrary: fc.constant(v) },
-          { weight: 1, arbitrary: fc.constantFrom(...ODD_DATES) },
-        ),
-      ),
-    );
+    .chain((v) => oftenThis(v, ODD_DATES));
 
 /** A rate bound: a stored amount, a neighbour as written, leading zeros, many digits. */
 const decimalValue = (found: number[]): fc.Arbitrary<string> =>
@@ -436,14 +438,7 @@ const decimalValue = (found: number[]): fc.Arbitrary<string> =>
           return text;
       }
     })
-    .chain((v) =>
-      padded(
-        fc.oneof(
-          { weight: 12, arbitrary: fc.constant(v) },
-          { weight: 1, arbitrary: fc.constantFrom(...ODD_DECIMALS) },
-        ),
-      ),
-    );
+    .chain((v) => oftenThis(v, ODD_DECIMALS));
 
 const taxonomyValue = (records: readonly Opportunity[], level: TaxonomyNode['level']) => {
   const found = fromRecords(records, (r) =>
