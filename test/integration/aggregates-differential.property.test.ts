@@ -34,8 +34,11 @@ import { fuzzSettings } from '../support/fuzz/settings';
 // ids of every page of a `q` list. Each run's records are removed after it, so runs do not mix.
 // FUZZ_RUNS raises the number of runs, FUZZ_SEED picks the seed (FUZZ_SEED=random: any).
 
-const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 8, seed: 20261130 });
-const TIMEOUT = 120_000 + RUNS * 6_000;
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 8, seed: 20261130, msPerRun: 6_000 });
 
 interface Served {
   name: string;

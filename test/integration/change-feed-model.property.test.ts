@@ -42,8 +42,11 @@ import { scratchDir } from '../support/scratch-dir';
 // is printed). A failure ends the property at once (no shrinking: each replay writes to the store);
 // the counterexample names the run's setup and commands.
 
-const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 20, seed: 20261130 });
-const TIMEOUT = 120_000 + RUNS * 15_000;
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 20, seed: 20261130, msPerRun: 15_000 });
 
 let ctx: TestContext;
 /** Reads detail for the end-of-run checks, in an account of its own (the consumers' ledgers stay theirs). */

@@ -22,8 +22,11 @@ import { fuzzSettings } from '../support/fuzz/settings';
 // refused alike by both apps, with one of the errors the oracle names.
 // `npm test` runs a fixed seed and few runs; FUZZ_RUNS and FUZZ_SEED (FUZZ_SEED=random) run more.
 
-const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 8, seed: 20261205 });
-const TIMEOUT = 120_000 + RUNS * 4_000;
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 8, seed: 20261205, msPerRun: 4_000 });
 
 interface Side {
   world: World;

@@ -25,9 +25,12 @@ import { fuzzSettings } from '../support/fuzz/settings';
 // fixed seed and few runs; `npm run fuzz` runs more (FUZZ_RUNS, FUZZ_SEED; FUZZ_SEED=random picks
 // one). The seed is printed so that any failure can be replayed.
 
-const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 30, seed: 20261123 });
 /** Generous per property: a loaded machine, a long `npm run fuzz`, and shrinking after a failure. */
-const TIMEOUT = 120_000 + RUNS * 3_000;
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 30, seed: 20261123, msPerRun: 3_000 });
 
 let ctx: TestContext;
 let world: World;

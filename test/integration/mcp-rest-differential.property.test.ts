@@ -17,8 +17,11 @@ import { postToolCall } from '../support/mcp-messages';
 // its cursor resumes without loss or repeat, and only what was returned is charged.
 // `npm test` runs a fixed seed and few runs; FUZZ_RUNS and FUZZ_SEED (FUZZ_SEED=random) run more.
 
-const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 12, seed: 20261130 });
-const TIMEOUT = 60_000 + RUNS * 6_000;
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 12, seed: 20261130, msPerRun: 6_000 });
 /** About four whole records a page: low enough that pages are cut, over one record's size. */
 const BUDGET = 8_000;
 

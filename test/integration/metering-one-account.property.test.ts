@@ -8,6 +8,7 @@ import { ApiError } from '../../src/domain/errors';
 import { createAccount, createKey, ledgerState, opportunityIds } from '../support/billing-fixtures';
 import { createTestContext, type TestContext } from '../support/harness';
 import { StatementRecorder } from '../support/pg-statements';
+import { fuzzSettings } from '../support/fuzz/settings';
 
 // contract §16.3, §16.4, §16.7, §17.3: one account hammered from many connections at once, with
 // overlapping pages, several keys (one with its own allowance) and request ids reused by
@@ -17,10 +18,14 @@ import { StatementRecorder } from '../support/pg-statements';
 // nothing, and one call per request id that is not a 409. In about half the runs the first call
 // goes alone, so that the meter holds the account's billing state and the others without cut
 // rules take the one round trip, several in one statement (DELIVER_MANY); otherwise all read the
-// account first. `PROPERTY_RUNS` and `PROPERTY_SEED` replay or widen it (the seed is printed).
+// account first. FUZZ_RUNS and FUZZ_SEED replay or widen it, as they do every property (`npm run
+// fuzz` runs it with the others; the seed is printed).
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
-const SEED = Number(process.env.PROPERTY_SEED ?? 20261125);
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 12, seed: 20261125, msPerRun: 20_000 });
 const CONNECTIONS = 24;
 
 let ctx: TestContext;
@@ -219,5 +224,5 @@ it(
       meter.oneTrips.batches - before.batches,
     );
   },
-  30_000 + RUNS * 20_000,
+  TIMEOUT,
 );

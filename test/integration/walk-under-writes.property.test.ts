@@ -34,8 +34,11 @@ import type { World } from '../support/worlds';
 // (§13): a page revalidated after a write gets 304 only when it would be served unchanged.
 // Model and writes: test/support/fuzz/walk-model.ts. FUZZ_RUNS and FUZZ_SEED run more.
 
-const { runs: RUNS, seed: SEED } = fuzzSettings({ runs: 25, seed: 20261130 });
-const TIMEOUT = 120_000 + RUNS * 8_000;
+const {
+  runs: RUNS,
+  seed: SEED,
+  timeout: TIMEOUT,
+} = fuzzSettings({ runs: 25, seed: 20261130, msPerRun: 8_000 });
 
 let world: World;
 let run = 0;

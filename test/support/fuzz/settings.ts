@@ -9,16 +9,23 @@ function wholeNumber(name: string, fallback: number): number {
   return Number(raw);
 }
 
-/** The runs and seed of this test run, `npm test`'s fixed ones unless the environment says. */
-export function fuzzSettings(defaults: { runs: number; seed: number }): {
+/**
+ * The runs and seed of this test run, `npm test`'s fixed ones unless the environment says, and the
+ * property's time bound: two minutes for a loaded machine, plus `msPerRun` for each run (a long
+ * `npm run fuzz` needs more than `npm test`'s few runs).
+ */
+export function fuzzSettings(defaults: { runs: number; seed: number; msPerRun: number }): {
   runs: number;
   seed: number;
+  timeout: number;
 } {
+  const runs = wholeNumber('FUZZ_RUNS', defaults.runs);
   return {
-    runs: wholeNumber('FUZZ_RUNS', defaults.runs),
+    runs,
     seed:
       process.env.FUZZ_SEED === 'random'
         ? Math.floor(Math.random() * 2 ** 31)
         : wholeNumber('FUZZ_SEED', defaults.seed),
+    timeout: 120_000 + runs * defaults.msPerRun,
   };
 }
