@@ -119,3 +119,12 @@ export function expectError(
     }
   }
 }
+
+/**
+ * A response's text with every uuid (record and request ids: random, and public) replaced, for
+ * checking that a redacted value appears nowhere: a short external id such as the fixtures' '123'
+ * turns up inside a random uuid by chance.
+ */
+export function outsideUuids(text: string): string {
+  return text.replace(/[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}/gi, '<uuid>');
+}
