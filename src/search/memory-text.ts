@@ -139,15 +139,40 @@ function units(text: string): Unit[] {
 interface Field {
   boost: number;
   values: string[][];
+  tokens: ReadonlySet<string>;
 }
 
-function fields(doc: OpportunityDocument): Field[] {
-  const of = (boost: number, texts: readonly string[]) => ({ boost, values: texts.map(analyze) });
-  return [
-    of(3, [doc.title, doc.normalized_title]),
-    of(2, doc.specializations),
-    of(1, [...doc.organization_names, ...doc.taxonomy_labels]),
-  ];
+/** A document as the matcher reads it: its fields, and all their values and tokens together. */
+interface Analysed {
+  fields: Field[];
+  values: string[][];
+  tokens: ReadonlySet<string>;
+}
+
+/**
+ * Analysed once per document: a suite asks many queries of the same records, and analysing every
+ * text again for each was most of the in-memory index's time. Documents are never changed in
+ * place (a new version is a new object), so a document's analysis never goes stale.
+ */
+const analysedDocs = new WeakMap<OpportunityDocument, Analysed>();
+
+function analysed(doc: OpportunityDocument): Analysed {
+  let found = analysedDocs.get(doc);
+  if (!found) {
+    const of = (boost: number, texts: readonly string[]): Field => {
+      const values = texts.map(analyze);
+      return { boost, values, tokens: new Set(values.flat()) };
+    };
+    const fields = [
+      of(3, [doc.title, doc.normalized_title]),
+      of(2, doc.specializations),
+      of(1, [...doc.organization_names, ...doc.taxonomy_labels]),
+    ];
+    const values = fields.flatMap((f) => f.values);
+    found = { fields, values, tokens: new Set(values.flat()) };
+    analysedDocs.set(doc, found);
+  }
+  return found;
 }
 
 const hasAll = (tokens: ReadonlySet<string>, seq: readonly string[]) =>
@@ -203,8 +228,7 @@ export class TextMatcher {
 
   matches(doc: OpportunityDocument): boolean {
     if (this.nothing) return false;
-    const all = fields(doc).flatMap((f) => f.values);
-    const tokens = new Set(all.flat());
+    const { values: all, tokens } = analysed(doc);
     const phraseIn = (variants: string[][]) =>
       variants.some((seq) => all.some((value) => contains(value, seq)));
     if (!this.words.every((u) => unitIn(tokens, u))) return false;
@@ -220,11 +244,7 @@ export class TextMatcher {
 
   /** A crude relevance: each required unit or phrase scores the boost of its best field. */
   score(doc: OpportunityDocument): number {
-    const byField = fields(doc).map((f) => ({
-      boost: f.boost,
-      tokens: new Set(f.values.flat()),
-      values: f.values,
-    }));
+    const byField = analysed(doc).fields;
     const best = (hit: (f: (typeof byField)[number]) => boolean) =>
       Math.max(0, ...byField.filter(hit).map((f) => f.boost));
     let total = 0;
