@@ -1,7 +1,6 @@
 import { Agent, request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { openPool } from '../support/pg-pools';
 import { cliJson } from '../support/cli';
 import { startGate } from '../support/tcp-forwarder';
@@ -216,10 +215,7 @@ describe('two API processes on one port', () => {
     // line was once still unread then. The primary exits after its API processes, so the pipe
     // ends at once; bounded all the same, so that a process left behind fails the check below
     // rather than the test's timeout.
-    const stderr = server.child.stderr;
-    if (stderr && !stderr.readableEnded) {
-      await Promise.race([once(stderr, 'end'), new Promise((r) => setTimeout(r, 30_000).unref())]);
-    }
+    await Promise.race([server.drained, new Promise((r) => setTimeout(r, 30_000).unref())]);
     const stopped = server
       .stderr()
       .split('\n')

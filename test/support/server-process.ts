@@ -24,6 +24,8 @@ export interface ServerProcess {
   stderr(): string;
   /** Resolves with the exit code (or the signal's name) once the process is gone. */
   exited: Promise<number | string>;
+  /** Resolves when stderr has ended: every line the process and its API processes wrote is read. */
+  drained: Promise<void>;
 }
 
 export { freePort };
@@ -63,7 +65,7 @@ export async function startServer(
       );
     }),
   );
-  return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => err, exited };
+  return { child, baseUrl: `http://127.0.0.1:${port}`, stderr: () => err, exited, drained };
 }
 
 /**
