@@ -245,7 +245,7 @@ export class TextMatcher {
   /** A crude relevance: each required unit or phrase scores the boost of its best field. */
   score(doc: OpportunityDocument): number {
     const byField = analysed(doc).fields;
-    const best = (hit: (f: (typeof byField)[number]) => boolean) =>
+    const best = (hit: (f: Field) => boolean) =>
       Math.max(0, ...byField.filter(hit).map((f) => f.boost));
     let total = 0;
     for (const u of this.words) total += best((f) => unitIn(f.tokens, u));
