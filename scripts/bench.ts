@@ -27,7 +27,7 @@ import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
 import { startApi, type RunningApi } from './bench/server';
 import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
 import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
-import { indexLine, loadLine, machineLine, postgresLine } from './bench/machine';
+import { assertFullJit, indexLine, loadLine, machineLine, postgresLine } from './bench/machine';
 import { oneAccountWorkloads } from './bench/one-account';
 import { largestFamilies } from './bench/probe-deps';
 
@@ -163,6 +163,7 @@ async function main(): Promise<void> {
     env: parseEnv({ ...env, LOG_LEVEL: 'error', POSTGRES_TIMEOUT_MS: '120000' }),
     logger: quiet,
   });
+  await assertFullJit(deps.search);
   const total = await ensureSeeded(deps, env);
   const [key] = await benchKeys(deps, 1);
   const families = await largestFamilies(deps.pool, 10);

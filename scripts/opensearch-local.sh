@@ -20,12 +20,20 @@
 # for health lasts up to OPENSEARCH_START_TIMEOUT seconds (default 300); a JVM that dies or misses
 # the deadline is stopped, never left behind. OPENSEARCH_DIST_DIR runs a prepared, unpacked
 # distribution instead of the pinned one (tests use a fake one).
+#
+# OPENSEARCH_JIT=c1 launches the JVM with only its quick compiler (-XX:TieredStopAtLevel=1) instead
+# of the default full tiered compilation (tiered). The test suite asks for it when it is the one to
+# start the engine: over one run of the suite, a fresh JVM's optimising compiler (C2) spent 36 s of
+# CPU compiling, far more than its faster code saved (docs/testing.md, Suite time). Anything
+# measured (npm run bench) wants the default and refuses an engine without it. An engine already
+# running is reused as it was launched.
 set -euo pipefail
 
 VERSION_3="3.8.0"   # needs JDK 21+
 VERSION_2="2.19.3"  # fallback for machines with only JDK 11-17
 GROUP="org.opensearch.distribution.integ-test-zip"
 HEAP="${OPENSEARCH_HEAP:-1g}"
+JIT="${OPENSEARCH_JIT:-tiered}"
 START_TIMEOUT="${OPENSEARCH_START_TIMEOUT:-300}"
 RUN_USER="${OPENSEARCH_RUN_USER:-opensearch}"
 
@@ -38,6 +46,12 @@ root_dir="${OPENSEARCH_LOCAL_ROOT:-/var/tmp/opportunity-api-opensearch}"
 home="$root_dir/$key"
 
 log() { printf 'opensearch-local: %s\n' "$*" >&2; }
+
+case "$JIT" in
+  tiered) JIT_OPTS="" ;;
+  c1) JIT_OPTS=" -XX:TieredStopAtLevel=1" ;;
+  *) log "OPENSEARCH_JIT must be tiered or c1, not '$JIT'"; exit 2 ;;
+esac
 
 java_major() { "$1/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1; }
 
@@ -196,10 +210,10 @@ launch() {
   local as_user=()
   (( EUID == 0 )) && chown "$RUN_USER" "$home/pid"
   (( EUID == 0 )) && as_user=(setpriv --reuid="$RUN_USER" --regid="$(id -g "$RUN_USER")" --init-groups --)
-  log "starting OpenSearch $VERSION on 127.0.0.1:$http_port (heap $HEAP, JDK ${JAVA_HOME_FOR_OS:-none}, up to $START_TIMEOUT s)"
+  log "starting OpenSearch $VERSION on 127.0.0.1:$http_port (heap $HEAP, JIT $JIT, JDK ${JAVA_HOME_FOR_OS:-none}, up to $START_TIMEOUT s)"
   setsid "${as_user[@]}" env -i PATH=/usr/bin:/bin \
     OPENSEARCH_JAVA_HOME="$JAVA_HOME_FOR_OS" \
-    OPENSEARCH_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP" \
+    OPENSEARCH_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP$JIT_OPTS" \
     "$DIST/bin/opensearch" -p "$home/pid" \
       -Ediscovery.type=single-node -Enetwork.host=127.0.0.1 \
       -Ehttp.port="$http_port" -Etransport.port="$transport_port" \

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { bootstrap, shutdown } from '../../src/bootstrap';
+import { assertFullJit } from './machine';
 import { parseEnv } from '../../src/config';
 import { AGENT_FIELDS } from '../../src/domain/record-tokens';
 import { createAccount } from '../../src/store/account-repo';
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     OPENSEARCH_TIMEOUT_MS: '30000',
   };
   const deps = await bootstrap({ env: parseEnv({ ...env, LOG_LEVEL: 'error' }), logger: quiet });
+  await assertFullJit(deps.search);
   const account = await createAccount(deps.pool, {
     plan: 'enterprise',
     name: 'builds-ab',

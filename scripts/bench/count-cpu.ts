@@ -7,6 +7,7 @@
 //     npx tsx scripts/bench/count-cpu.ts [--calls 20000] [--concurrency 16]
 import { compose } from '../../src/app/compose';
 import { bootstrap, shutdown } from '../../src/bootstrap';
+import { assertFullJit } from './machine';
 import type { CountEnvelope } from '../../src/domain/envelopes';
 import type { Caller } from '../../src/service/read-service';
 import { createAccount } from '../../src/store/account-repo';
@@ -24,6 +25,7 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
   const deps = await bootstrap({ logger: quiet });
+  await assertFullJit(deps.search);
   const { reads, auth } = compose(deps);
   // The REST adapter's serializer where this tree has one (count-json), else res.json's.
   const serialize: (body: CountEnvelope) => string = await import('../../src/service/count-json')

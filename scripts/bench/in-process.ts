@@ -3,6 +3,7 @@ import { compose, type Capabilities } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
 import { bootstrap, shutdown } from '../../src/bootstrap';
 import type { AppDeps } from '../../src/service/context';
+import { assertFullJit } from './machine';
 
 // What bench-list and bench-new-count share: the API in this process on an ephemeral port, and
 // medians and p95s of repeated timed calls.
@@ -18,6 +19,7 @@ export async function inProcessApi(): Promise<{
   close(): Promise<void>;
 }> {
   const deps = await bootstrap({ logger: quiet });
+  await assertFullJit(deps.search);
   const capabilities = compose(deps);
   const server = createApp(capabilities).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -36,6 +36,38 @@ export async function postgresLine(pool: Pool): Promise<string> {
   return `postgres ${version}: ${settings.join(', ')}`;
 }
 
+interface NodesJvm {
+  nodes?: Record<string, { name?: string; jvm?: { input_arguments?: string[] } }>;
+}
+
+/**
+ * The engine's nodes whose JVM runs without its optimising compiler (`-XX:TieredStopAtLevel` below
+ * 4): the test suite launches the local engine so (OPENSEARCH_JIT=c1), and such an engine's searches
+ * cost it about a third more CPU (docs/testing.md, Suite time), which would skew the raw baseline
+ * and every ratio.
+ */
+export function nodesWithoutC2(info: NodesJvm): string[] {
+  return Object.entries(info.nodes ?? {})
+    .filter(([, node]) =>
+      (node.jvm?.input_arguments ?? []).some((arg) => {
+        const level = /^-XX:TieredStopAtLevel=(\d+)$/.exec(arg)?.[1];
+        return level !== undefined && Number(level) < 4;
+      }),
+    )
+    .map(([id, node]) => node.name ?? id);
+}
+
+/** Refuses an engine whose JVM compiles with C1 only: its figures are not the engine's. */
+export async function assertFullJit(client: Client): Promise<void> {
+  const { body } = await client.nodes.info({ metric: ['jvm'] });
+  const slow = nodesWithoutC2(body as NodesJvm);
+  if (slow.length > 0)
+    throw new Error(
+      `OpenSearch node(s) ${slow.join(', ')} run with C1 only (the test suite's OPENSEARCH_JIT=c1): ` +
+        'restart the engine before measuring (npm run opensearch -- stop; npm run opensearch -- start)',
+    );
+}
+
 /**
  * The index the run reads, as the raw baseline depends on it: the same searches ran 14-25 % faster
  * from one merged segment than from the 14 a bulk load leaves (docs/benchmarks.md, mapping 7).

@@ -2,14 +2,20 @@ import type { Pool } from 'pg';
 import { bootstrap } from '../../src/bootstrap';
 import { parseEnv } from '../../src/config';
 import type { AppDeps } from '../../src/service/context';
+import { assertFullJit } from './machine';
 
 // What the one-process probes of scripts/bench share: the service's connections from the
 // environment (DATABASE_URL, OPENSEARCH_URL), with a logger that says nothing.
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-export function probeDeps(): Promise<AppDeps> {
-  return bootstrap({ env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }), logger: quiet });
+export async function probeDeps(): Promise<AppDeps> {
+  const deps = await bootstrap({
+    env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }),
+    logger: quiet,
+  });
+  await assertFullJit(deps.search);
+  return deps;
 }
 
 /** The `n` job families with the most live records, largest first. */

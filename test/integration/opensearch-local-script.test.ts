@@ -51,7 +51,9 @@ if (cfg.mode === 'dies') {
       .createServer((req, res) => {
         const healthy = cfg.mode !== 'unhealthy';
         res.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ cluster_name: 'fake', status: healthy ? 'green' : 'red' }));
+        // The JVM options it was launched with, so a test can see what the script passed.
+        const javaOpts = process.env.OPENSEARCH_JAVA_OPTS;
+        res.end(JSON.stringify({ cluster_name: 'fake', status: healthy ? 'green' : 'red', javaOpts }));
       })
       .listen(port, '127.0.0.1');
   }, cfg.pidDelayMs);
@@ -234,5 +236,34 @@ it('stops what it started when the deadline passes: no orphan', async () => {
   const out = await script(w, 'start');
   expect(out.code).not.toBe(0);
   expect(out.stderr).toContain('did not become healthy in 4 s');
+  expect(instances(w)).toEqual([]);
+});
+
+it('launches with C1 only when OPENSEARCH_JIT=c1, with the full tiered compilers by default', async () => {
+  const javaOpts = async (w: World): Promise<string> => {
+    const started = await script(w, 'start');
+    expect(started.code).toBe(0);
+    const res = await fetch(`${started.stdout.trim()}/_cluster/health`);
+    const { javaOpts: opts } = (await res.json()) as { javaOpts: string };
+    await script(w, 'stop');
+    return opts;
+  };
+  const quick = makeWorld('slow');
+  Object.assign(quick.env, { OPENSEARCH_JIT: 'c1', OPENSEARCH_HEAP: '512m' });
+  const c1 = await javaOpts(quick);
+  expect(c1.split(' ')).toEqual(['-Xms512m', '-Xmx512m', '-XX:TieredStopAtLevel=1']);
+
+  const plain = makeWorld('slow');
+  delete plain.env.OPENSEARCH_JIT;
+  plain.env.OPENSEARCH_HEAP = '512m';
+  expect((await javaOpts(plain)).split(' ')).toEqual(['-Xms512m', '-Xmx512m']);
+});
+
+it('refuses an unknown OPENSEARCH_JIT before launching anything', async () => {
+  const w = makeWorld('slow');
+  w.env.OPENSEARCH_JIT = 'fast';
+  const out = await script(w, 'start');
+  expect(out.code).toBe(2);
+  expect(out.stderr).toContain("OPENSEARCH_JIT must be tiered or c1, not 'fast'");
   expect(instances(w)).toEqual([]);
 });
