@@ -16,11 +16,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { bootstrap, shutdown } from '../../src/bootstrap';
-import { assertFullJit } from './machine';
 import { parseEnv } from '../../src/config';
 import { AGENT_FIELDS } from '../../src/domain/record-tokens';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
+import { assertFullJit } from './machine';
 import { cpuMs } from './proc';
 import { freePort } from './server';
 

@@ -7,13 +7,13 @@
 //     npx tsx scripts/bench/count-cpu.ts [--calls 20000] [--concurrency 16]
 import { compose } from '../../src/app/compose';
 import { bootstrap, shutdown } from '../../src/bootstrap';
-import { assertFullJit } from './machine';
 import type { CountEnvelope } from '../../src/domain/envelopes';
 import type { Caller } from '../../src/service/read-service';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { newestFreshness } from './dashboards';
 import { keywordMixes } from './keyword-queries';
+import { assertFullJit } from './machine';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
