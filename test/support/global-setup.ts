@@ -21,10 +21,11 @@ export default async function globalSetup(): Promise<void> {
     await createTemplateDatabase();
     return;
   }
-  // An engine this run starts compiles with C1 only: a fresh JVM's C2 spent more CPU compiling
-  // during one run than its faster code saved (docs/testing.md, Suite time). One already running
-  // (npm start's, say) is used as it is.
-  await defaultLocalServices(process.env, () => ensureLocalOpenSearch(300, 'c1'));
+  // An engine this run starts compiles with C1 only, unless OPENSEARCH_JIT says otherwise: a fresh
+  // JVM's C2 spent more CPU compiling during one run than its faster code saved (docs/testing.md,
+  // Suite time). One already running (npm start's, say) is used as it is.
+  const jit = process.env.OPENSEARCH_JIT ? undefined : 'c1';
+  await defaultLocalServices(process.env, () => ensureLocalOpenSearch(300, jit));
   console.log(`\n[test] local services: OpenSearch ${process.env.OPENSEARCH_URL}`);
   await createTemplateDatabase();
 }
