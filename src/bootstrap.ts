@@ -72,7 +72,9 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<AppDeps
   const useSearch = options.searchEngine !== false;
   const searchUrl =
     env.OPENSEARCH_URL ??
-    (useSearch ? await ensureLocalOpenSearch(env.OPENSEARCH_START_TIMEOUT) : LOCAL_SEARCH_URL);
+    (useSearch
+      ? await ensureLocalOpenSearch({ startTimeoutSeconds: env.OPENSEARCH_START_TIMEOUT })
+      : LOCAL_SEARCH_URL);
   const connection = searchConnection(env);
   const search = createSearchClient(
     searchUrl,

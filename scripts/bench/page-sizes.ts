@@ -9,9 +9,10 @@
 import { Pool } from 'pg';
 import { parseRestQuery } from '../../src/domain/filters';
 import { taxonomyFromCatalog } from '../../src/domain/taxonomy/catalog';
+import { createSearchClient } from '../../src/search/client';
 import { aliasForDatabase } from '../../src/search/index-manager';
 import { buildListSearchBody, digestsOnly, type SearchAfter } from '../../src/search/query-builder';
-import { machineLine } from './machine';
+import { assertFullJit, machineLine } from './machine';
 import { cpuMs, pidListeningOn } from './proc';
 
 const OPENSEARCH_URL = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:19327';
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
   const alias = aliasForDatabase(new URL(DATABASE_URL).pathname.slice(1));
   const osPid = pidListeningOn(Number(new URL(OPENSEARCH_URL).port));
   if (!osPid) throw new Error(`no process listens on ${OPENSEARCH_URL}`);
+  const client = createSearchClient(OPENSEARCH_URL, 10_000);
+  await assertFullJit(client);
+  await client.close();
   const families = await topFamilies();
   console.log(`${machineLine()}; alias ${alias}, families ${families.join(', ')}`);
   console.log('| hits per search | read | engine CPU ms per 25 records | ms per search |');

@@ -20,10 +20,10 @@ export type LocalJit = 'tiered' | 'c1';
  * all of that, so the script always gives up (and stops what it started) first. `jit` applies only
  * if this call launches the engine; without it the environment's OPENSEARCH_JIT (or the default).
  */
-export async function ensureLocalOpenSearch(
+export async function ensureLocalOpenSearch({
   startTimeoutSeconds = 300,
-  jit?: LocalJit,
-): Promise<string> {
+  jit,
+}: { startTimeoutSeconds?: number; jit?: LocalJit } = {}): Promise<string> {
   const { stdout } = await run('bash', [SCRIPT, 'start'], {
     env: {
       ...process.env,

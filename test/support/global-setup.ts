@@ -25,7 +25,7 @@ export default async function globalSetup(): Promise<void> {
   // JVM's C2 spent more CPU compiling during one run than its faster code saved (docs/testing.md,
   // Suite time). One already running (npm start's, say) is used as it is.
   const jit = process.env.OPENSEARCH_JIT ? undefined : 'c1';
-  await defaultLocalServices(process.env, () => ensureLocalOpenSearch(300, jit));
+  await defaultLocalServices(process.env, () => ensureLocalOpenSearch({ jit }));
   console.log(`\n[test] local services: OpenSearch ${process.env.OPENSEARCH_URL}`);
   await createTemplateDatabase();
 }
