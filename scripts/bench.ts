@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bootstrap, shutdown } from '../src/bootstrap';
+import { shutdown } from '../src/bootstrap';
 import { parseEnv } from '../src/config';
 import { parseRestQuery } from '../src/domain/filters';
 import { AGENT_FIELDS } from '../src/domain/record-tokens';
@@ -27,9 +27,9 @@ import { CpuMeter, pidListeningOn, pidsNamed, rssPeak } from './bench/proc';
 import { startApi, type RunningApi } from './bench/server';
 import { countBaseline, ensureBaselineIndex, sqlCount } from './bench/sql-baseline';
 import { dashboardWorkloads, newestFreshness } from './bench/dashboards';
-import { assertFullJit, indexLine, loadLine, machineLine, postgresLine } from './bench/machine';
+import { indexLine, loadLine, machineLine, postgresLine } from './bench/machine';
 import { oneAccountWorkloads } from './bench/one-account';
-import { largestFamilies } from './bench/probe-deps';
+import { largestFamilies, probeDeps } from './bench/probe-deps';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -50,7 +50,6 @@ const CPU_PROF = arg('cpu-prof', '');
 const PROCESSES = parseEnv({
   API_PROCESSES: arg('processes', process.env.API_PROCESSES ?? '1'),
 }).API_PROCESSES;
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface Mix {
   query: string;
@@ -159,11 +158,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   // The bench's own connections: checking 50 SQL counts on a loaded machine outlasts the API's 5 s.
-  const deps = await bootstrap({
-    env: parseEnv({ ...env, LOG_LEVEL: 'error', POSTGRES_TIMEOUT_MS: '120000' }),
-    logger: quiet,
-  });
-  await assertFullJit(deps.search);
+  const deps = await probeDeps({ ...env, POSTGRES_TIMEOUT_MS: '120000' });
   const total = await ensureSeeded(deps, env);
   const [key] = await benchKeys(deps, 1);
   const families = await largestFamilies(deps.pool, 10);

@@ -15,12 +15,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { bootstrap, shutdown } from '../../src/bootstrap';
-import { parseEnv } from '../../src/config';
+import { shutdown } from '../../src/bootstrap';
 import { AGENT_FIELDS } from '../../src/domain/record-tokens';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
-import { assertFullJit } from './machine';
+import { probeDeps } from './probe-deps';
 import { cpuMs } from './proc';
 import { freePort } from './server';
 
@@ -34,7 +33,6 @@ const REQUESTS = Number(arg('requests', '2000'));
 const CONNECTIONS = Number(arg('connections', '16'));
 const ONLY = arg('only', '').split(',').filter(Boolean);
 const BUILDS = ['dist-before/main.js', 'dist/main.js'];
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface Req {
   method: 'GET' | 'POST';
@@ -144,8 +142,7 @@ async function main(): Promise<void> {
     CURSOR_SIGNING_KEYS: `ab=${randomBytes(24).toString('base64url')}`,
     OPENSEARCH_TIMEOUT_MS: '30000',
   };
-  const deps = await bootstrap({ env: parseEnv({ ...env, LOG_LEVEL: 'error' }), logger: quiet });
-  await assertFullJit(deps.search);
+  const deps = await probeDeps(env);
   const account = await createAccount(deps.pool, {
     plan: 'enterprise',
     name: 'builds-ab',

@@ -6,14 +6,14 @@
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/counts_bench OPENSEARCH_URL=… \
 //     npx tsx scripts/bench/count-cpu.ts [--calls 20000] [--concurrency 16]
 import { compose } from '../../src/app/compose';
-import { bootstrap, shutdown } from '../../src/bootstrap';
+import { shutdown } from '../../src/bootstrap';
 import type { CountEnvelope } from '../../src/domain/envelopes';
 import type { Caller } from '../../src/service/read-service';
 import { createAccount } from '../../src/store/account-repo';
 import { createApiKey } from '../../src/store/api-key-repo';
 import { newestFreshness } from './dashboards';
 import { keywordMixes } from './keyword-queries';
-import { assertFullJit } from './machine';
+import { probeDeps } from './probe-deps';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,11 +21,9 @@ const arg = (name: string, fallback: number) => {
 };
 const CALLS = arg('calls', 20_000);
 const CONCURRENCY = arg('concurrency', 16);
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function main(): Promise<void> {
-  const deps = await bootstrap({ logger: quiet });
-  await assertFullJit(deps.search);
+  const deps = await probeDeps();
   const { reads, auth } = compose(deps);
   // The REST adapter's serializer where this tree has one (count-json), else res.json's.
   const serialize: (body: CountEnvelope) => string = await import('../../src/service/count-json')

@@ -1,14 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { compose, type Capabilities } from '../../src/app/compose';
 import { createApp } from '../../src/app/create-app';
-import { bootstrap, shutdown } from '../../src/bootstrap';
+import { shutdown } from '../../src/bootstrap';
 import type { AppDeps } from '../../src/service/context';
-import { assertFullJit } from './machine';
+import { probeDeps } from './probe-deps';
 
 // What bench-list and bench-new-count share: the API in this process on an ephemeral port, and
 // medians and p95s of repeated timed calls.
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The composed app over bootstrap's clients, listening on 127.0.0.1 at an ephemeral port. */
 export async function inProcessApi(): Promise<{
@@ -18,8 +16,7 @@ export async function inProcessApi(): Promise<{
   base: string;
   close(): Promise<void>;
 }> {
-  const deps = await bootstrap({ logger: quiet });
-  await assertFullJit(deps.search);
+  const deps = await probeDeps();
   const capabilities = compose(deps);
   const server = createApp(capabilities).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

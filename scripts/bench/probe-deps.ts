@@ -4,14 +4,17 @@ import { parseEnv } from '../../src/config';
 import type { AppDeps } from '../../src/service/context';
 import { assertFullJit } from './machine';
 
-// What the one-process probes of scripts/bench share: the service's connections from the
-// environment (DATABASE_URL, OPENSEARCH_URL), with a logger that says nothing.
+// What the benches and their one-process probes share: the service's connections from the
+// environment (DATABASE_URL, OPENSEARCH_URL), with a logger that says nothing, on an engine whose
+// figures are its own (assertFullJit).
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-export async function probeDeps(): Promise<AppDeps> {
+export async function probeDeps(
+  env: Record<string, string | undefined> = process.env,
+): Promise<AppDeps> {
   const deps = await bootstrap({
-    env: parseEnv({ ...process.env, LOG_LEVEL: 'error' }),
+    env: parseEnv({ ...env, LOG_LEVEL: 'error' }),
     logger: quiet,
   });
   await assertFullJit(deps.search);
